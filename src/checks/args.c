@@ -1,0 +1,240 @@
+/*
+ * args.c - the invalid-argument check: every parameter with a role is checked
+ * before the real call, by role, for every MPI function alike.
+ *
+ * RATIONALE: MPI libraries check some of this themselves, but with error
+ * handlers set to MPI_ERRORS_RETURN (or by luck) many bad arguments pass
+ * silently, and their own messages never say which line of the program made
+ * the call. Precision first: anything the standard allows (MPI_PROC_NULL,
+ * wildcards where legal, arguments that are insignificant on this rank, NULL
+ * buffers with absolute-address datatypes) must never be reported.
+ */
+#include "checks.h"
+#include "objects.h"
+#include "report.h"
+#include "state.h"
+
+/* Is this rank the root of a rooted collective? */
+static int at_root(const mc_obj *comm, int root)
+{
+    if (comm->is_inter)
+        return root == MPI_ROOT;
+    return root == comm->rank;
+}
+
+/* Whether buffer parameter b is significant in this call (wrappers/README.md). */
+static int buffer_significant(const mc_call *c, int b)
+{
+    const mc_param_desc *pd = &c->desc->params[b];
+    const void *buf = c->vals[b].p;
+    int root = 0;
+    mc_obj *comm = NULL;
+    switch (pd->role) {
+    case MC_ROLE_SBUF:
+    case MC_ROLE_SBUFV:
+        return buf != MPI_IN_PLACE;
+    case MC_ROLE_RBUF:
+    case MC_ROLE_RBUFV:
+        return 1;
+    case MC_ROLE_ROOTBUF: case MC_ROLE_LEAFBUF: case MC_ROLE_BCASTBUF:
+        root = c->vals[pd->ref[2]].i;
+        comm = mc_comm_find(c->vals[pd->ref[3]].comm);
+        break;
+    case MC_ROLE_ROOTBUFV: case MC_ROLE_LEAFBUFV:
+        root = c->vals[pd->ref[3]].i;
+        comm = mc_comm_find(c->vals[pd->ref[4]].comm);
+        break;
+    default:
+        return 0;
+    }
+    if (!comm)
+        return 0;   /* unknown communicator: cannot tell, so do not check */
+    switch (pd->role) {
+    case MC_ROLE_ROOTBUF: case MC_ROLE_ROOTBUFV:
+        return at_root(comm, root) && buf != MPI_IN_PLACE;
+    case MC_ROLE_LEAFBUF: case MC_ROLE_LEAFBUFV:
+        if (comm->is_inter)
+            return root >= 0;
+        return buf != MPI_IN_PLACE;
+    default: /* BCASTBUF */
+        return !(comm->is_inter && root == MPI_PROC_NULL);
+    }
+}
+
+static int is_buffer_role(int role)
+{
+    return role >= MC_ROLE_SBUF && role <= MC_ROLE_RBUFV;
+}
+
+/* A count or datatype referenced by buffers is checked only when one of those
+ * buffers is significant; sig[] holds each buffer's significance. */
+static int param_significant(const mc_call *c, int i, const signed char *sig)
+{
+    int referenced = 0;
+    for (int b = 0; b < c->desc->nparams; b++) {
+        const mc_param_desc *pd = &c->desc->params[b];
+        if (!is_buffer_role(pd->role))
+            continue;
+        for (int k = 0; k < MC_MAX_REFS; k++) {
+            if (pd->ref[k] == i) {
+                referenced = 1;
+                if (sig[b])
+                    return 1;
+            }
+        }
+    }
+    return !referenced;
+}
+
+static long long int_value(const mc_call *c, int i)
+{
+    switch (c->desc->params[i].ctype) {
+    case MC_CT_COUNT: return (long long)c->vals[i].c;
+    case MC_CT_AINT: return (long long)c->vals[i].a;
+    case MC_CT_OFFSET: return (long long)c->vals[i].o;
+    default: return c->vals[i].i;
+    }
+}
+
+static void check_rank(mc_call *c, int i)
+{
+    const mc_param_desc *pd = &c->desc->params[i];
+    int v = c->vals[i].i;
+    int role = pd->role;
+    int size;
+    const char *what;
+    if (role == MC_ROLE_TARGET) {
+        mc_obj *w = mc_obj_find(MC_OBJ_WIN, MC_BITS(c->vals[pd->ref[0]].win));
+        if (!w || v == MPI_PROC_NULL || (v >= 0 && v < w->size))
+            return;
+        mc_report_arg(c, i, "is %d, not a rank of the window's group (size %d) nor MPI_PROC_NULL", v, w->size);
+        return;
+    }
+    mc_obj *comm = mc_comm_find(c->vals[pd->ref[0]].comm);
+    if (!comm)
+        return;
+    int remote = comm->is_inter && role != MC_ROLE_RANK;
+    size = remote ? comm->remote_size : comm->size;
+    what = remote ? "the remote group of the intercommunicator" : "the communicator";
+    if (v >= 0 && v < size)
+        return;
+    switch (role) {
+    case MC_ROLE_DEST:
+        if (v == MPI_PROC_NULL)
+            return;
+        if (v == MPI_ANY_SOURCE) {
+            mc_report_arg(c, i, "is MPI_ANY_SOURCE, which only a receive may use");
+            return;
+        }
+        break;
+    case MC_ROLE_SOURCE:
+        if (v == MPI_PROC_NULL || v == MPI_ANY_SOURCE)
+            return;
+        break;
+    case MC_ROLE_ROOT:
+        if (comm->is_inter && (v == MPI_ROOT || v == MPI_PROC_NULL))
+            return;
+        break;
+    default:
+        break;
+    }
+    mc_report_arg(c, i, "is %d, not a rank of %s (size %d)%s", v, what, size,
+                  role == MC_ROLE_DEST || role == MC_ROLE_SOURCE ? " nor MPI_PROC_NULL" : "");
+}
+
+static void check_tag(mc_call *c, int i)
+{
+    int tag = c->vals[i].i;
+    if (tag >= 0 && tag <= mc_st.tag_ub)
+        return;
+    if (tag == MPI_ANY_TAG) {
+        if (c->desc->params[i].role == MC_ROLE_RTAG)
+            return;
+        mc_report_arg(c, i, "is MPI_ANY_TAG, which only a receive or probe may use");
+        return;
+    }
+    mc_report_arg(c, i, "is %d, outside the valid tags 0..%d (MPI_TAG_UB)", tag, mc_st.tag_ub);
+}
+
+static void check_datatype(mc_call *c, int i, int need_commit)
+{
+    MPI_Datatype t = c->vals[i].type;
+    if (t == MPI_DATATYPE_NULL) {
+        mc_report_arg(c, i, "is MPI_DATATYPE_NULL");
+        return;
+    }
+    if (!need_commit)
+        return;
+    mc_obj *o = mc_obj_find(MC_OBJ_DATATYPE, MC_BITS(t));
+    if (o && !o->committed)
+        mc_report_arg_origin(c, i, &o->origin, "is a derived datatype that was never committed "
+                             "(call MPI_Type_commit before using it to communicate)");
+}
+
+/* NULL with count > 0 is only certainly wrong for a predefined datatype: a
+ * derived one may hold absolute addresses and be used with MPI_BOTTOM. */
+static void check_null_buffer(mc_call *c, int b)
+{
+    const mc_param_desc *pd = &c->desc->params[b];
+    if (c->vals[b].p != NULL || pd->role >= MC_ROLE_ROOTBUFV)
+        return;
+    long long count = int_value(c, pd->ref[0]);
+    MPI_Datatype t = c->vals[pd->ref[1]].type;
+    if (count <= 0 || t == MPI_DATATYPE_NULL || mc_obj_find(MC_OBJ_DATATYPE, MC_BITS(t)))
+        return;
+    mc_report_arg(c, b, "is NULL but %s is %lld elements of a predefined datatype",
+                  c->desc->params[pd->ref[0]].name, count);
+}
+
+void mc_check_args(mc_call *c)
+{
+    const mc_fn_desc *d = c->desc;
+    signed char sig[64];
+    int n = d->nparams < 64 ? d->nparams : 64;
+    for (int b = 0; b < n; b++)
+        sig[b] = is_buffer_role(d->params[b].role) ? (signed char)buffer_significant(c, b) : 0;
+    MC_LOCK();
+    for (int i = 0; i < n; i++) {
+        switch (d->params[i].role) {
+        case MC_ROLE_COMM:
+            if (c->vals[i].comm == MPI_COMM_NULL)
+                mc_report_arg(c, i, "is MPI_COMM_NULL");
+            break;
+        case MC_ROLE_DATATYPE:
+            if (param_significant(c, i, sig))
+                check_datatype(c, i, 1);
+            break;
+        case MC_ROLE_DATATYPE_ANY:
+            check_datatype(c, i, 0);
+            break;
+        case MC_ROLE_OP:
+            if (c->vals[i].op == MPI_OP_NULL)
+                mc_report_arg(c, i, "is MPI_OP_NULL");
+            break;
+        case MC_ROLE_GROUP:
+            if (c->vals[i].group == MPI_GROUP_NULL)
+                mc_report_arg(c, i, "is MPI_GROUP_NULL");
+            break;
+        case MC_ROLE_WIN:
+            if (c->vals[i].win == MPI_WIN_NULL)
+                mc_report_arg(c, i, "is MPI_WIN_NULL");
+            break;
+        case MC_ROLE_COUNT:
+            if (param_significant(c, i, sig) && int_value(c, i) < 0)
+                mc_report_arg(c, i, "is negative (%lld)", int_value(c, i));
+            break;
+        case MC_ROLE_DEST: case MC_ROLE_SOURCE: case MC_ROLE_ROOT:
+        case MC_ROLE_RANK: case MC_ROLE_TARGET:
+            check_rank(c, i);
+            break;
+        case MC_ROLE_STAG: case MC_ROLE_RTAG:
+            check_tag(c, i);
+            break;
+        default:
+            if (is_buffer_role(d->params[i].role) && sig[i])
+                check_null_buffer(c, i);
+            break;
+        }
+    }
+    MC_UNLOCK();
+}

@@ -1,0 +1,20 @@
+/*
+ * checks.h - the families of checks, one file each.
+ */
+#ifndef MPICHECK_CHECKS_H
+#define MPICHECK_CHECKS_H
+
+#include "call.h"
+
+/* args.c: invalid-argument, by parameter role, before the real call. */
+void mc_check_args(mc_call *c);
+
+/* call_order.c: call-order, MPI calls before MPI_Init or after MPI_Finalize
+ * other than those the standard allows, and MPI_Init/MPI_Finalize twice.
+ * Returns 1 when the call was reported (the checker then stays out of it). */
+int mc_check_call_order(mc_call *c);
+
+/* leaks.c: resource-leak and request-leak, at MPI_Finalize. */
+void mc_check_leaks_at_finalize(void);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * leaks.c - resource-leak and request-leak, at MPI_Finalize: every object the
+ * application created and never freed, and every request never completed or
+ * (persistent) never freed.
+ *
+ * Leaks from one call site are folded into one finding with a count: a loop
+ * that leaks a request per iteration is one bug, not ten thousand.
+ */
+#include <stdlib.h>
+#include "checks.h"
+#include "objects.h"
+#include "report.h"
+
+typedef struct {
+    int kind;
+    int state;          /* requests: 1 active (never completed), 0 inactive persistent */
+    const mc_obj *first;
+    int count;
+} leak_site;
+
+typedef struct {
+    leak_site *sites;
+    int n, cap;
+} leak_list;
+
+static int same_site(const leak_site *s, const mc_obj *o, int state)
+{
+    return s->kind == o->key.kind && s->state == state && s->first->origin.fn == o->origin.fn
+        && s->first->origin.npcs > 0 && o->origin.npcs > 0
+        && s->first->origin.pcs[0] == o->origin.pcs[0];
+}
+
+static void collect(mc_obj *o, void *arg)
+{
+    leak_list *l = arg;
+    if (!o->owned)
+        return;
+    int state = o->key.kind == MC_OBJ_REQUEST ? o->active : 0;
+    for (int i = 0; i < l->n; i++) {
+        if (same_site(&l->sites[i], o, state)) {
+            l->sites[i].count++;
+            return;
+        }
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        leak_site *s = realloc(l->sites, (size_t)cap * sizeof *s);
+        if (!s)
+            return;
+        l->sites = s;
+        l->cap = cap;
+    }
+    l->sites[l->n++] = (leak_site){o->key.kind, state, o, 1};
+}
+
+static const char *free_call(int kind)
+{
+    switch (kind) {
+    case MC_OBJ_COMM: return "MPI_Comm_free";
+    case MC_OBJ_DATATYPE: return "MPI_Type_free";
+    case MC_OBJ_GROUP: return "MPI_Group_free";
+    case MC_OBJ_OP: return "MPI_Op_free";
+    case MC_OBJ_ERRHANDLER: return "MPI_Errhandler_free";
+    case MC_OBJ_WIN: return "MPI_Win_free";
+    default: return "MPI_Request_free";
+    }
+}
+
+static void report_site(const leak_site *s)
+{
+    const mc_obj *o = s->first;
+    const char *creator = mc_fn_table[o->origin.fn].name;
+    const char *plural = s->count > 1 ? "s" : "";
+    if (s->kind != MC_OBJ_REQUEST) {
+        mc_report_origin(MC_CLASS_RESOURCE_LEAK, &o->origin,
+                         "%d %s%s created by %s %s never freed before MPI_Finalize (call %s)",
+                         s->count, mc_obj_kind_name(s->kind), plural, creator,
+                         s->count > 1 ? "were" : "was", free_call(s->kind));
+    } else if (s->state) {
+        mc_report_origin(MC_CLASS_REQUEST_LEAK, &o->origin,
+                         "%d request%s started by %s %s never completed before MPI_Finalize "
+                         "(complete it with MPI_Wait/MPI_Test, or cancel it)", s->count, plural,
+                         creator, s->count > 1 ? "were" : "was");
+    } else {
+        mc_report_origin(MC_CLASS_REQUEST_LEAK, &o->origin,
+                         "%d persistent request%s created by %s %s never freed before MPI_Finalize "
+                         "(call MPI_Request_free)", s->count, plural, creator,
+                         s->count > 1 ? "were" : "was");
+    }
+}
+
+void mc_check_leaks_at_finalize(void)
+{
+    leak_list l = {0};
+    mc_obj_foreach(-1, collect, &l);
+    for (int i = 0; i < l.n; i++)
+        report_site(&l.sites[i]);
+    free(l.sites);
+}

@@ -1,0 +1,84 @@
+/*
+ * call.h - the runtime interface of every wrapper.
+ *
+ * A generated wrapper does exactly this:
+ *
+ *     if (MC_BYPASS()) return PMPI_X(args);      re-entered, or checker off
+ *     mc_value v_[n] = the arguments;
+ *     mc_call_enter(&c_, MC_FN_MPI_X, v_, caller); pre-checks, tracking
+ *     rc_ = PMPI_X(args);                          the real call, unchanged
+ *     mc_call_leave(&c_, rc_ == MPI_SUCCESS);      post-update on success only
+ *     return rc_;                                  MPI's return code, untouched
+ *
+ * RATIONALE: the re-entry guard is thread-local and stays raised across the
+ * PMPI call, so MPI calls the library makes internally (ROMIO, for one) and
+ * the checker's own PMPI traffic are never checked as if the user made them.
+ */
+#ifndef MPICHECK_CALL_H
+#define MPICHECK_CALL_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "fn_table.h"
+
+/* One argument value; which member is set is given by the parameter's ctype. */
+typedef union {
+    int i;
+    MPI_Count c;
+    MPI_Aint a;
+    MPI_Offset o;
+    double d;
+    const void *p;
+    MPI_Comm comm;
+    MPI_Datatype type;
+    MPI_Op op;
+    MPI_Group group;
+    MPI_Request req;
+    MPI_Win win;
+    MPI_Info info;
+    MPI_Errhandler eh;
+    MPI_File file;
+    MPI_Message msg;
+} mc_value;
+
+/* Per-call scratch space that pre-checks hand to post-updates. */
+#define MC_SNAP_INLINE 16
+
+/* One intercepted call, alive from mc_call_enter to mc_call_leave. */
+typedef struct {
+    int fn;                     /* enum mc_fn */
+    const mc_fn_desc *desc;
+    mc_value *vals;             /* the arguments, desc->params order */
+    const void *caller;         /* return address into the application */
+    /* Handles a call frees or requests it may complete, read before the
+     * PMPI call (the call overwrites them with *_NULL). */
+    union {
+        MPI_Comm comm;
+        MPI_Datatype type;
+        MPI_Op op;
+        MPI_Group group;
+        MPI_Errhandler eh;
+        MPI_Win win;
+    } freed;
+    MPI_Request *req_before;    /* snapshot of REQ / REQ_ARRAY handles */
+    int nreq_before;
+    MPI_Request req_inline[MC_SNAP_INLINE];
+    int skip;                   /* 1: the checker stays out of this call */
+} mc_call;
+
+/* Thread-local nesting depth of wrapper calls (0: the user is calling). */
+extern __thread int mc_depth;
+/* 1 once the checker has turned itself off after an internal failure. */
+extern int mc_disabled;
+
+#define MC_BYPASS() (__builtin_expect(mc_depth != 0 || mc_disabled, 0))
+
+/* Pre-phase: raises the guard, checks call order and arguments, snapshots
+ * what the post-phase needs. Never calls the user-visible MPI_ functions. */
+void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller);
+
+/* Post-phase: when ok (the call returned MPI_SUCCESS), updates the tracked
+ * state (new handles, freed handles, completed requests); lowers the guard. */
+void mc_call_leave(mc_call *c, int ok);
+
+#endif

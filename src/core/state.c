@@ -1,0 +1,184 @@
+/*
+ * state.c - the checker's life in one rank: loaded (constructor), started
+ * (after MPI_Init), ended (MPI_Finalize), and the hand-preloaded mode where
+ * no launcher merges the report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "checks.h"
+#include "config.h"
+#include "objects.h"
+#include "report.h"
+#include "stack.h"
+#include "state.h"
+#include "writers.h"
+
+extern char **environ;
+
+mc_state mc_st = {.world_rank = -1, .world_size = -1, .thread_level = MPI_THREAD_SINGLE,
+                  .tag_ub = 32767, .cfg_ok = 1};
+pthread_mutex_t mc_table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *env_get(const char *name)
+{
+    return getenv(name);
+}
+
+/* The world rank before MPI_Init, from what launchers put in the environment
+ * (so a call before MPI_Init can already be reported under its rank). */
+static int rank_from_env(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        int r;
+        if (v && mc_parse_int(v, &r) == 0 && r >= 0)
+            return r;
+    }
+    return -1;
+}
+
+__attribute__((constructor)) static void mc_boot(void)
+{
+    mc_config_defaults(&mc_st.cfg);
+    if (mc_config_from_env(&mc_st.cfg, env_get, environ, mc_st.cfg_error, sizeof mc_st.cfg_error) != 0)
+        mc_st.cfg_ok = 0;
+    mc_st.world_rank = rank_from_env();
+    if (mc_st.cfg.dir) {
+        mc_st.under_launcher = 1;
+        mc_st.part_dir = mc_st.cfg.dir;
+    }
+    /* Computes the checker's own code range now, not inside a first report. */
+    uintptr_t pc;
+    (void)mc_stack_capture(&pc, 1);
+}
+
+void mc_disable(const char *why)
+{
+    if (!mc_disabled)
+        fprintf(stderr, "mpicheck: internal problem: %s; checking is off for the rest of this run\n", why);
+    mc_disabled = 1;
+}
+
+/* Preloaded by hand, the process exit code is the gate: a rank that found an
+ * error exits with the error exit code, as valgrind's --error-exitcode does. */
+static void exit_with_error_code(void)
+{
+    if (mc_st.errors > 0 && !mc_st.under_launcher) {
+        fflush(NULL);
+        _exit(mc_st.cfg.error_exitcode);
+    }
+}
+
+/* Preloaded by hand with MPICHECK_REPORT/MPICHECK_SARIF: rank 0 makes a
+ * private directory for the parts and tells everyone. */
+static void setup_hand_parts(void)
+{
+    char dir[4096] = "";
+    if (!mc_st.cfg.report_path && !mc_st.cfg.sarif_path)
+        return;
+    if (mc_st.world_rank == 0) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/mpicheck.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            perror("mpicheck: cannot create a directory for the report parts");
+            dir[0] = '\0';
+        }
+    }
+    PMPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, mc_st.world_dup);
+    if (dir[0]) {
+        mc_st.part_dir = strdup(dir);
+        mc_st.own_part_dir = 1;
+    }
+}
+
+void mc_runtime_after_init(int provided)
+{
+    mc_st.thread_level = provided;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mc_st.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &mc_st.world_size);
+    if (!mc_st.cfg_ok) {
+        /* Checking with settings the user did not ask for would be worse
+         * than not running: say it once and stop the job. */
+        if (mc_st.world_rank == 0)
+            fprintf(stderr, "mpicheck: %s\nmpicheck: stopping the job: fix or unset the variable\n",
+                    mc_st.cfg_error);
+        fflush(stderr);
+        sleep(1);   /* let rank 0's message out before the abort tears the job down */
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    void *ub = NULL;
+    int flag = 0;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
+        mc_st.tag_ub = *(int *)ub;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mc_st.world_dup) != MPI_SUCCESS) {
+        mc_disable("cannot duplicate MPI_COMM_WORLD for the checker's own messages");
+        return;
+    }
+    /* The predefined communicators are known from the start. */
+    mc_call boot = {.fn = MC_FN_MPI_Init, .desc = &mc_fn_table[MC_FN_MPI_Init]};
+    mc_obj *w = mc_obj_add(MC_OBJ_COMM, MC_BITS(MPI_COMM_WORLD), &boot, 0);
+    mc_obj *s = mc_obj_add(MC_OBJ_COMM, MC_BITS(MPI_COMM_SELF), &boot, 0);
+    if (w) { w->owned = 0; mc_comm_fill(w, MPI_COMM_WORLD); }
+    if (s) { s->owned = 0; mc_comm_fill(s, MPI_COMM_SELF); }
+    if (!mc_st.under_launcher) {
+        setup_hand_parts();
+        atexit(exit_with_error_code);
+    }
+    mc_st.phase = MC_PHASE_RUNNING;
+    if (mc_st.world_rank == 0)
+        mc_report_job_line();
+}
+
+static void merge_hand_parts(void)
+{
+    mc_report_doc doc = {0};
+    if (mc_report_merge_dir(mc_st.part_dir, &doc) != 0) {
+        perror("mpicheck: cannot read the report parts");
+        return;
+    }
+    if (mc_st.cfg.report_path && mc_report_write_json(mc_st.cfg.report_path, &doc, PACKAGE_VERSION) != 0)
+        fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.report_path);
+    if (mc_st.cfg.sarif_path && mc_report_write_sarif(mc_st.cfg.sarif_path, &doc, PACKAGE_VERSION) != 0)
+        fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.sarif_path);
+    mc_report_doc_clear(&doc);
+}
+
+static void remove_part_dir(void)
+{
+    char path[4200];
+    for (int r = 0; r < mc_st.world_size; r++) {
+        snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, r);
+        unlink(path);
+    }
+    rmdir(mc_st.part_dir);
+}
+
+void mc_runtime_before_finalize(void)
+{
+    MC_LOCK();
+    mc_check_leaks_at_finalize();
+    MC_UNLOCK();
+    if (mc_disabled)
+        return;
+    if (mc_st.own_part_dir) {
+        mc_report_close();
+        /* Every rank's part is complete once everyone is here. */
+        PMPI_Barrier(mc_st.world_dup);
+        if (mc_st.world_rank == 0) {
+            merge_hand_parts();
+            remove_part_dir();
+        }
+        mc_st.part_dir = NULL;
+    }
+    PMPI_Comm_free(&mc_st.world_dup);
+}
+
+void mc_runtime_after_finalize(void)
+{
+    mc_st.phase = MC_PHASE_FINALIZED;
+    if (mc_st.part)
+        fflush(mc_st.part);
+}

@@ -1,0 +1,57 @@
+/*
+ * state.h - the checker's process-wide state inside one MPI rank.
+ */
+#ifndef MPICHECK_STATE_H
+#define MPICHECK_STATE_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <mpi.h>
+#include "config.h"
+
+typedef enum {
+    MC_PHASE_PREINIT = 0,   /* before MPI_Init / MPI_Init_thread returned */
+    MC_PHASE_RUNNING,       /* between MPI_Init and MPI_Finalize */
+    MC_PHASE_FINALIZED      /* MPI_Finalize has been called */
+} mc_phase;
+
+typedef struct {
+    mc_phase phase;
+    int world_rank;         /* from the launcher's environment before MPI_Init */
+    int world_size;
+    int thread_level;       /* provided level; MPI_THREAD_MULTIPLE makes tables lock */
+    int tag_ub;             /* MPI_TAG_UB of MPI_COMM_WORLD */
+    mc_config cfg;
+    int cfg_ok;             /* 0: the MPICHECK_* environment was bad */
+    char cfg_error[512];
+    int under_launcher;     /* MPICHECK_DIR was set by the mpicheck launcher */
+    char *part_dir;         /* where this rank's part file goes, NULL: none */
+    int own_part_dir;       /* 1: created by rank 0 when preloaded by hand */
+    FILE *part;             /* this rank's part file, opened on first use */
+    int errors, warnings;   /* findings this rank reported */
+    int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
+    MPI_Comm world_dup;     /* the checker's private copy of MPI_COMM_WORLD */
+} mc_state;
+
+extern mc_state mc_st;
+
+/* The lock that guards the tracking tables. Taken only when the program asked
+ * for MPI_THREAD_MULTIPLE: with fewer threads it costs nothing. */
+extern pthread_mutex_t mc_table_lock;
+#define MC_LOCK() do { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_lock(&mc_table_lock); } while (0)
+#define MC_UNLOCK() do { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_unlock(&mc_table_lock); } while (0)
+
+/* Called by MPI_Init/MPI_Init_thread once the real call succeeded. */
+void mc_runtime_after_init(int provided);
+
+/* Called by MPI_Finalize before the real call: end-of-run checks, reports. */
+void mc_runtime_before_finalize(void);
+
+/* Called by MPI_Finalize after the real call. */
+void mc_runtime_after_finalize(void);
+
+/* Turns the checker off for the rest of the run after an internal failure,
+ * with one message; the application goes on unchecked. */
+void mc_disable(const char *why);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * report.c - mc_report_*: the one path from a check to the user. Builds the
+ * finding, prints it on stderr and appends it to this rank's part file.
+ *
+ * RATIONALE: findings are written the moment they are made, with one write()
+ * for the text block (so ranks' lines do not interleave) and a flushed line
+ * in the part file (so an abort or crash right after cannot lose them).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "report.h"
+#include "stack.h"
+#include "state.h"
+#include "writers.h"
+
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+mc_severity mc_class_severity(mc_class cls)
+{
+    switch (cls) {
+    case MC_CLASS_REQUEST_LEAK:
+    case MC_CLASS_RESOURCE_LEAK:
+    case MC_CLASS_LOST_MESSAGE:
+    case MC_CLASS_POTENTIAL_DEADLOCK:
+        return MC_SEV_WARNING;
+    default:
+        return MC_SEV_ERROR;
+    }
+}
+
+/* The part file of this rank, opened on first use (even before MPI_Init,
+ * when the rank is known from the launcher's environment). */
+static FILE *part_file(void)
+{
+    if (mc_st.part || !mc_st.part_dir)
+        return mc_st.part;
+    char path[4096];
+    if (mc_st.world_rank >= 0)
+        snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, mc_st.world_rank);
+    else
+        snprintf(path, sizeof path, "%s/rank-pid%ld.jsonl", mc_st.part_dir, (long)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "mpicheck: cannot write the report part %s: %s\n", path, strerror(errno));
+        mc_st.part_dir = NULL;
+        return NULL;
+    }
+    mc_st.part = fdopen(fd, "a");
+    return mc_st.part;
+}
+
+static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
+                      const uintptr_t *pcs, size_t npcs)
+{
+    const mc_fn_desc *d = &mc_fn_table[fn];
+    ct->rank = mc_st.world_rank;
+    ct->call = strdup(d->name);
+    ct->nargs = 0;
+    ct->args = calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);
+    for (int i = 0; ct->args && i < d->nparams && i < nvals; i++) {
+        ct->args[ct->nargs].name = strdup(d->params[i].name);
+        ct->args[ct->nargs].value = mc_render_value(&d->params[i], &vals[i]);
+        ct->nargs++;
+    }
+    ct->stack = npcs ? calloc(npcs, sizeof *ct->stack) : NULL;
+    ct->nframes = ct->stack ? npcs : 0;
+    if (ct->stack)
+        mc_stack_resolve(pcs, npcs, ct->stack);
+}
+
+static void fill_from_call(mc_call_text *ct, const mc_call *c)
+{
+    uintptr_t pcs[MC_ORIGIN_MAX_PCS * 2];
+    size_t n = mc_stack_capture(pcs, sizeof pcs / sizeof pcs[0]);
+    if (n == 0 && c->caller) {
+        pcs[0] = (uintptr_t)c->caller;
+        n = 1;
+    }
+    fill_call(ct, c->fn, c->vals, c->desc->nparams, pcs, n);
+}
+
+static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
+{
+    fill_call(ct, o->fn, o->vals, o->nvals, o->pcs, (size_t)o->npcs);
+}
+
+/* Prints, stores and frees the finding. */
+static void emit(mc_finding *f)
+{
+    int rank = mc_st.world_rank;
+    f->severity = mc_class_severity(f->cls);
+    f->ranks = malloc(sizeof(int));
+    if (f->ranks) {
+        f->ranks[0] = rank;
+        f->nranks = 1;
+    }
+    pthread_mutex_lock(&report_lock);
+    if (f->severity == MC_SEV_ERROR)
+        mc_st.errors++;
+    else
+        mc_st.warnings++;
+    char *text = mc_finding_format_text(f, mc_st.cfg.color);
+    if (text) {
+        size_t len = strlen(text), off = 0;
+        while (off < len) {
+            ssize_t w = write(STDERR_FILENO, text + off, len - off);
+            if (w <= 0 && errno != EINTR)
+                break;
+            if (w > 0)
+                off += (size_t)w;
+        }
+        free(text);
+    }
+    FILE *part = part_file();
+    if (part && mc_part_write_finding(part, f) != 0)
+        fprintf(stderr, "mpicheck: writing the report part failed: %s\n", strerror(errno));
+    pthread_mutex_unlock(&report_lock);
+    mc_finding_clear(f);
+}
+
+static char *vformat(const char *prefix, const char *fmt, va_list ap)
+{
+    char body[1024];
+    vsnprintf(body, sizeof body, fmt, ap);
+    size_t n = strlen(prefix) + strlen(body) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s", prefix, body);
+    return s;
+}
+
+void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
+{
+    mc_finding f = {0};
+    va_list ap;
+    f.cls = cls;
+    va_start(ap, fmt);
+    f.message = vformat("", fmt, ap);
+    va_end(ap);
+    f.calls = calloc(1, sizeof *f.calls);
+    if (f.calls) {
+        f.ncalls = 1;
+        fill_from_call(&f.calls[0], c);
+    }
+    emit(&f);
+}
+
+static void report_arg(const mc_call *c, int argi, const mc_origin *origin,
+                       const char *fmt, va_list ap)
+{
+    mc_finding f = {0};
+    char prefix[160];
+    snprintf(prefix, sizeof prefix, "argument %d (%s) of %s ", argi + 1,
+             c->desc->params[argi].name, c->desc->name);
+    f.cls = MC_CLASS_INVALID_ARGUMENT;
+    f.message = vformat(prefix, fmt, ap);
+    f.calls = calloc(origin ? 2 : 1, sizeof *f.calls);
+    if (f.calls) {
+        fill_from_call(&f.calls[0], c);
+        f.ncalls = 1;
+        if (origin) {
+            fill_from_origin(&f.calls[1], origin);
+            f.ncalls = 2;
+        }
+    }
+    emit(&f);
+}
+
+void mc_report_arg(const mc_call *c, int argi, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_arg(c, argi, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
+                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_arg(c, argi, origin, fmt, ap);
+    va_end(ap);
+}
+
+void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
+{
+    mc_finding f = {0};
+    va_list ap;
+    f.cls = cls;
+    va_start(ap, fmt);
+    f.message = vformat("", fmt, ap);
+    va_end(ap);
+    f.calls = calloc(1, sizeof *f.calls);
+    if (f.calls) {
+        f.ncalls = 1;
+        fill_from_origin(&f.calls[0], origin);
+    }
+    emit(&f);
+}
+
+void mc_report_job_line(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, major = 0, minor = 0;
+    mc_job_info job = {0};
+#if defined(OPEN_MPI)
+    job.mpi_flavor = "openmpi";
+    snprintf(version, sizeof version, "%d.%d.%d", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+             OMPI_RELEASE_VERSION);
+#elif defined(MPICH_VERSION)
+    job.mpi_flavor = "mpich";
+    snprintf(version, sizeof version, "%s", MPICH_VERSION);
+#else
+    PMPI_Get_version(&major, &minor);
+    snprintf(version, sizeof version, "MPI %d.%d", major, minor);
+#endif
+    (void)len; (void)major; (void)minor;
+    job.mpi_version = version;
+    job.nprocs = mc_st.world_size;
+    job.mode = (char *)mc_mode_name(mc_st.cfg.mode);
+    job.timeout_s = mc_st.cfg.timeout_s;
+    pthread_mutex_lock(&report_lock);
+    FILE *part = part_file();
+    if (part)
+        mc_part_write_job(part, &job);
+    pthread_mutex_unlock(&report_lock);
+}
+
+void mc_report_close(void)
+{
+    pthread_mutex_lock(&report_lock);
+    if (mc_st.part)
+        fclose(mc_st.part);
+    mc_st.part = NULL;
+    pthread_mutex_unlock(&report_lock);
+}

@@ -1,0 +1,48 @@
+/*
+ * report.h - the one way a check reports a finding from inside a rank.
+ *
+ * Each function builds an mc_finding (finding.h) for this rank: the class,
+ * its severity, the message, this rank's call with every argument rendered,
+ * and the application's call stack; then prints the text block on stderr and
+ * appends the finding to this rank's part file (flushed at once, so a crash
+ * later loses nothing). Severity is the class's own (report.c keeps the table).
+ */
+#ifndef MPICHECK_REPORT_H
+#define MPICHECK_REPORT_H
+
+#include "call.h"
+#include "finding.h"
+#include "objects.h"
+
+/* A finding about call c on this rank. fmt is the message. */
+void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* invalid-argument about argument argi of c: the message starts with
+ * "argument <argi+1> (<name>) " followed by fmt. */
+void mc_report_arg(const mc_call *c, int argi, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Same, and the object's creating call is shown as a second call. */
+void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* A finding whose only call is where an object was created (leaks). */
+void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The default severity of a class. */
+mc_severity mc_class_severity(mc_class cls);
+
+/* Writes the "job" line into this rank's part file (world rank 0 at init). */
+void mc_report_job_line(void);
+
+/* Closes the part file (at exit). */
+void mc_report_close(void);
+
+/* Renders argument i of a call as text for reports: handle names
+ * (MPI_COMM_WORLD, MPI_INT, comm#2), wildcards (MPI_ANY_SOURCE), pointers.
+ * Returns a malloc'd string. */
+char *mc_render_value(const mc_param_desc *pd, const mc_value *v);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * stack.h - call stacks of the application, walked with libunwind and turned
+ * into function, file and line with libdw (elfutils).
+ *
+ * RATIONALE: capturing is cheap (program counters only) and done where a
+ * finding may need it later; resolving to file:line is expensive (DWARF) and
+ * done only when a finding is reported.
+ */
+#ifndef MPICHECK_STACK_H
+#define MPICHECK_STACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "finding.h"
+
+/* Captures up to max return addresses of the current thread's stack into pcs,
+ * innermost first, leaving out the frames that belong to libmpicheck itself
+ * (so pcs[0] is the application's call site of the MPI function).
+ * Returns the number stored (0 when unwinding fails). Async-signal-safe enough
+ * to be called from a wrapper; never calls MPI. */
+size_t mc_stack_capture(uintptr_t *pcs, size_t max);
+
+/* Resolves return addresses to frames (function, file, line, module) with
+ * libdw. Each pc is a return address: the call instruction is looked up.
+ * Frames are written to out[0..n-1]; strings are malloc'd (free with
+ * mc_frames_free). Unresolvable fields stay NULL / 0, the pc is always set. */
+void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out);
+
+/* Frees the strings of n frames (not the array). */
+void mc_frames_free(mc_frame *frames, size_t n);
+
+/* Marks [lo, hi) as the checker's own code, whose frames capture leaves out.
+ * Called once at load time with the library's text range; exposed for tests. */
+void mc_stack_set_self_range(uintptr_t lo, uintptr_t hi);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * writers.h - serialising findings: the per-rank part files, the merged job
+ * report (JSON, schema in docs/report-format.md), SARIF 2.1.0 and the text
+ * block printed on stderr. No MPI here: used by the library and the launcher.
+ *
+ * Per-rank parts: a directory holds one file per rank, "rank-<N>.jsonl",
+ * each line one complete JSON object, flushed as soon as it is written so a
+ * rank that crashes later loses nothing. Two kinds of lines:
+ *   {"kind":"finding", ...the finding object of docs/report-format.md...}
+ *   {"kind":"job","rank":0,"mpi":{"flavor":"openmpi","version":"4.1.4"},
+ *    "nprocs":4,"mode":"strict","timeout_s":10.0}   (written at MPI_Init)
+ * Unknown kinds are ignored by readers (forward compatibility).
+ */
+#ifndef MPICHECK_WRITERS_H
+#define MPICHECK_WRITERS_H
+
+#include <stdio.h>
+#include "finding.h"
+
+/* What the job header of the merged report says. Strings may be NULL. */
+typedef struct {
+    char *mpi_flavor;   /* "openmpi" | "mpich" | NULL when unknown */
+    char *mpi_version;  /* library version string, e.g. "4.1.4" */
+    int nprocs;         /* -1 when unknown (no rank reached MPI_Init) */
+    char *mode;         /* "strict" | "fast" */
+    double timeout_s;
+} mc_job_info;
+
+/* The merged report: job header plus findings, identical findings from
+ * several ranks folded into one (ranks[] and calls[] joined). */
+typedef struct {
+    mc_job_info job;
+    mc_finding *findings;
+    size_t nfindings;
+    int saw_job_line;   /* 1 when some rank wrote a "job" line (reached MPI_Init) */
+    size_t nparts;      /* part files read */
+} mc_report_doc;
+
+/* Appends one finding as a "finding" line to an open part file and flushes.
+ * Returns 0 on success, -1 on a write error. */
+int mc_part_write_finding(FILE *part, const mc_finding *f);
+
+/* Appends the "job" line (written by world rank 0 at MPI_Init). */
+int mc_part_write_job(FILE *part, const mc_job_info *job);
+
+/* Reads every rank-*.jsonl file in dir and merges them into doc (which the
+ * caller zero-initialises). Malformed lines are skipped with a message on
+ * stderr naming the file and line; they never abort the merge.
+ * Returns 0, or -1 when dir cannot be read (errno set). */
+int mc_report_merge_dir(const char *dir, mc_report_doc *doc);
+
+/* Writes the job report (docs/report-format.md) to path ("-" = stdout).
+ * tool_version is the mpicheck version. Returns 0 or -1 (errno set). */
+int mc_report_write_json(const char *path, const mc_report_doc *doc,
+                         const char *tool_version);
+
+/* Writes a SARIF 2.1.0 log of all findings to path. Returns 0 or -1. */
+int mc_report_write_sarif(const char *path, const mc_report_doc *doc,
+                          const char *tool_version);
+
+/* Counts of doc's findings by severity. */
+void mc_report_count(const mc_report_doc *doc, int *errors, int *warnings);
+
+/* Frees what doc owns. */
+void mc_report_doc_clear(mc_report_doc *doc);
+
+/* Renders the human-readable block for one finding:
+ *   mpicheck: ERROR invalid-argument
+ *   mpicheck:   <message>
+ *   mpicheck:   rank 1: MPI_Send(buf=0x1, count=-1, ...)
+ *   mpicheck:     at main (prog.c:12)
+ * color: 1 to add ANSI colors. Returns a malloc'd string (caller frees). */
+char *mc_finding_format_text(const mc_finding *f, int color);
+
+#endif

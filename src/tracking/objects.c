@@ -1,0 +1,95 @@
+/*
+ * objects.c - the live-object table (see objects.h).
+ */
+#include <stdlib.h>
+#include "objects.h"
+#include "state.h"
+#include "stack.h"
+
+static mc_obj *table;
+static int next_id[MC_OBJ_KIND_COUNT_];
+
+static const char *const kind_names[MC_OBJ_KIND_COUNT_] = {
+    "communicator", "datatype", "group", "operation", "error handler", "window", "request",
+};
+
+const char *mc_obj_kind_name(int kind)
+{
+    return kind >= 0 && kind < MC_OBJ_KIND_COUNT_ ? kind_names[kind] : "object";
+}
+
+static void origin_capture(mc_origin *o, const mc_call *c, int full_stack)
+{
+    o->fn = c->fn;
+    o->nvals = !c->vals ? 0 : c->desc->nparams < MC_ORIGIN_MAX_VALS ? c->desc->nparams : MC_ORIGIN_MAX_VALS;
+    if (o->nvals)
+        memcpy(o->vals, c->vals, (size_t)o->nvals * sizeof(mc_value));
+    o->npcs = 0;
+    if (full_stack)
+        o->npcs = (int)mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
+    if (o->npcs == 0 && c->caller) {
+        o->pcs[0] = (uintptr_t)c->caller;
+        o->npcs = 1;
+    }
+}
+
+mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
+{
+    mc_obj_key key = {kind, bits};
+    mc_obj *o;
+    HASH_FIND(hh, table, &key, sizeof key, o);
+    if (o) {
+        /* A handle value we still hold was handed out again: the old object
+         * is gone (freed by a path we do not see, e.g. inside the library). */
+        HASH_DEL(table, o);
+        free(o);
+    }
+    o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->key = key;
+    o->id = ++next_id[kind];
+    o->owned = 1;
+    o->committed = 1;
+    origin_capture(&o->origin, c, full_stack);
+    HASH_ADD(hh, table, key, sizeof key, o);
+    return o;
+}
+
+mc_obj *mc_obj_find(int kind, uint64_t bits)
+{
+    mc_obj_key key = {kind, bits};
+    mc_obj *o;
+    HASH_FIND(hh, table, &key, sizeof key, o);
+    return o;
+}
+
+void mc_obj_remove(int kind, uint64_t bits)
+{
+    mc_obj *o = mc_obj_find(kind, bits);
+    if (o) {
+        HASH_DEL(table, o);
+        free(o);
+    }
+}
+
+void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg)
+{
+    mc_obj *o, *tmp;
+    HASH_ITER(hh, table, o, tmp) {
+        if (kind < 0 || o->key.kind == kind)
+            fn(o, arg);
+    }
+}
+
+void mc_comm_fill(mc_obj *o, MPI_Comm comm)
+{
+    int flag = 0;
+    PMPI_Comm_size(comm, &o->size);
+    PMPI_Comm_rank(comm, &o->rank);
+    PMPI_Comm_test_inter(comm, &flag);
+    o->is_inter = flag;
+    o->remote_size = 0;
+    if (flag)
+        PMPI_Comm_remote_size(comm, &o->remote_size);
+}

@@ -1,0 +1,86 @@
+/*
+ * objects.h - the table of live MPI objects the application created:
+ * communicators, datatypes, groups, ops, error handlers, windows, requests.
+ *
+ * RATIONALE: one uthash table keyed by (kind, handle bits) serves every kind.
+ * Handles are pointers in Open MPI and ints in MPICH; both fit in 64 bits.
+ * Each entry remembers where the object came from (the creating call, its
+ * arguments and its call stack) so a leak report can point at that line.
+ */
+#ifndef MPICHECK_OBJECTS_H
+#define MPICHECK_OBJECTS_H
+
+#include <stdint.h>
+#include <string.h>
+#include <uthash.h>
+#include "call.h"
+
+typedef enum {
+    MC_OBJ_COMM = 0, MC_OBJ_DATATYPE, MC_OBJ_GROUP, MC_OBJ_OP, MC_OBJ_ERRHANDLER,
+    MC_OBJ_WIN, MC_OBJ_REQUEST, MC_OBJ_KIND_COUNT_
+} mc_obj_kind;
+
+#define MC_ORIGIN_MAX_VALS 12
+#define MC_ORIGIN_MAX_PCS 16
+
+/* The call that created an object. */
+typedef struct {
+    int fn;                                 /* enum mc_fn */
+    int nvals;
+    mc_value vals[MC_ORIGIN_MAX_VALS];
+    int npcs;
+    uintptr_t pcs[MC_ORIGIN_MAX_PCS];       /* innermost first */
+} mc_origin;
+
+typedef struct {
+    int kind;
+    uint64_t bits;
+} mc_obj_key;
+
+typedef struct mc_obj {
+    mc_obj_key key;
+    int id;                 /* per-kind sequence number, for "comm#3" in reports */
+    int owned;              /* 1: the application must free it (leak-checked) */
+    mc_origin origin;
+    /* communicators */
+    int size, remote_size, rank, is_inter;
+    /* datatypes */
+    int committed;
+    /* requests */
+    int persistent, active;
+    UT_hash_handle hh;
+} mc_obj;
+
+static inline uint64_t mc_bits(const void *handle, size_t size)
+{
+    uint64_t b = 0;
+    memcpy(&b, handle, size < sizeof b ? size : sizeof b);
+    return b;
+}
+/* Works on constants too (MPI_COMM_WORLD is not an lvalue in Open MPI). */
+#define MC_BITS(h) mc_bits(&(__typeof__(h)){(h)}, sizeof(h))
+
+/* Adds (or replaces) the object; the origin is taken from call c, with a full
+ * stack when full_stack, else only the caller's address (cheap: requests). */
+mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack);
+mc_obj *mc_obj_find(int kind, uint64_t bits);
+void mc_obj_remove(int kind, uint64_t bits);
+/* Calls fn for every object of kind (all kinds when kind < 0). */
+void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg);
+const char *mc_obj_kind_name(int kind);     /* "communicator", ... */
+
+/* Communicator facts, filled with PMPI queries at creation. */
+void mc_comm_fill(mc_obj *o, MPI_Comm comm);
+/* The tracked entry of a communicator, NULL when unknown. */
+static inline mc_obj *mc_comm_find(MPI_Comm comm) { return mc_obj_find(MC_OBJ_COMM, MC_BITS(comm)); }
+
+/* Updates the table after a successful call (roles *_OUT, *_FREE, COMMIT,
+ * REQ*). Pre-phase snapshots are in c. */
+void mc_track_pre(mc_call *c);
+void mc_track_post(mc_call *c);
+
+/* Request bookkeeping (requests.c), called by mc_track_pre/post. */
+void mc_requests_pre(mc_call *c);
+void mc_requests_post(mc_call *c);
+
+#endif

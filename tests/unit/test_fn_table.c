@@ -1,0 +1,126 @@
+/*
+ * test_fn_table.c - the generator's output, read back through the table it
+ * generated from wrappers/mpi.protos: roles, references, flags, value types.
+ * A wrong role here means a wrong (or missing) check in every program.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fn_table.h"
+
+static int param(int fn, const char *name)
+{
+    const mc_fn_desc *d = &mc_fn_table[fn];
+    for (int i = 0; i < d->nparams; i++)
+        if (strcmp(d->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+START_TEST(send_roles)
+{
+    const mc_fn_desc *d = &mc_fn_table[MC_FN_MPI_Send];
+    ck_assert_str_eq(d->name, "MPI_Send");
+    ck_assert_int_eq(d->nparams, 6);
+    ck_assert(d->has_roles);
+    ck_assert_int_eq(d->params[0].role, MC_ROLE_SBUF);
+    ck_assert_int_eq(d->params[0].ref[0], param(MC_FN_MPI_Send, "count"));
+    ck_assert_int_eq(d->params[0].ref[1], param(MC_FN_MPI_Send, "datatype"));
+    ck_assert_int_eq(d->params[0].ref[2], -1);
+    ck_assert_int_eq(d->params[1].role, MC_ROLE_COUNT);
+    ck_assert_int_eq(d->params[1].ctype, MC_CT_INT);
+    ck_assert_int_eq(d->params[2].ctype, MC_CT_DATATYPE);
+    ck_assert_int_eq(d->params[3].role, MC_ROLE_DEST);
+    ck_assert_int_eq(d->params[3].ref[0], 5);
+    ck_assert_int_eq(d->params[4].role, MC_ROLE_STAG);
+    ck_assert_int_eq(d->params[5].role, MC_ROLE_COMM);
+    ck_assert_int_eq(d->params[5].ctype, MC_CT_COMM);
+}
+END_TEST
+
+START_TEST(recv_and_collectives)
+{
+    const mc_fn_desc *r = &mc_fn_table[MC_FN_MPI_Recv];
+    ck_assert_int_eq(r->params[param(MC_FN_MPI_Recv, "source")].role, MC_ROLE_SOURCE);
+    ck_assert_int_eq(r->params[param(MC_FN_MPI_Recv, "tag")].role, MC_ROLE_RTAG);
+    ck_assert_int_eq(r->params[0].role, MC_ROLE_RBUF);
+    const mc_fn_desc *g = &mc_fn_table[MC_FN_MPI_Gather];
+    ck_assert_int_eq(g->params[param(MC_FN_MPI_Gather, "sendbuf")].role, MC_ROLE_LEAFBUF);
+    ck_assert_int_eq(g->params[param(MC_FN_MPI_Gather, "recvbuf")].role, MC_ROLE_ROOTBUF);
+    ck_assert_int_eq(g->params[param(MC_FN_MPI_Gather, "root")].role, MC_ROLE_ROOT);
+    const mc_fn_desc *b = &mc_fn_table[MC_FN_MPI_Bcast];
+    ck_assert_int_eq(b->params[0].role, MC_ROLE_BCASTBUF);
+    ck_assert(b->flags & MC_FLAG_BLOCK);
+    const mc_fn_desc *a = &mc_fn_table[MC_FN_MPI_Allreduce];
+    ck_assert_int_eq(a->params[param(MC_FN_MPI_Allreduce, "op")].role, MC_ROLE_OP);
+}
+END_TEST
+
+START_TEST(requests_and_flags)
+{
+    const mc_fn_desc *w = &mc_fn_table[MC_FN_MPI_Waitall];
+    int reqs = param(MC_FN_MPI_Waitall, "array_of_requests");
+    ck_assert_int_eq(w->params[reqs].role, MC_ROLE_REQ_ARRAY);
+    ck_assert_int_eq(w->params[reqs].ref[0], param(MC_FN_MPI_Waitall, "count"));
+    ck_assert(mc_fn_table[MC_FN_MPI_Send_init].flags & MC_FLAG_PERSISTENT);
+    ck_assert(!(mc_fn_table[MC_FN_MPI_Isend].flags & MC_FLAG_PERSISTENT));
+    ck_assert_int_eq(mc_fn_table[MC_FN_MPI_Isend].params[param(MC_FN_MPI_Isend, "request")].role,
+                     MC_ROLE_REQ_OUT);
+    ck_assert(mc_fn_table[MC_FN_MPI_Init].flags & MC_FLAG_MANUAL);
+    ck_assert(mc_fn_table[MC_FN_MPI_Finalize].flags & MC_FLAG_MANUAL);
+    ck_assert(mc_fn_table[MC_FN_MPI_Initialized].flags & MC_FLAG_PREINIT);
+    ck_assert(mc_fn_table[MC_FN_MPI_Initialized].flags & MC_FLAG_POSTFINAL);
+    ck_assert(!(mc_fn_table[MC_FN_MPI_Send].flags & MC_FLAG_PREINIT));
+    ck_assert(mc_fn_table[MC_FN_MPI_Address].flags & MC_FLAG_LEGACY);
+    ck_assert_int_eq(mc_fn_table[MC_FN_MPI_Wtime].nparams, 0);
+}
+END_TEST
+
+/* Every reference points at a parameter of the same function, every name is
+ * set, and value types agree with the roles that read them. */
+START_TEST(table_is_consistent)
+{
+    for (int f = 0; f < MC_FN_COUNT_; f++) {
+        const mc_fn_desc *d = &mc_fn_table[f];
+        ck_assert_ptr_nonnull(d->name);
+        ck_assert(strncmp(d->name, "MPI_", 4) == 0);
+        for (int i = 0; i < d->nparams; i++) {
+            const mc_param_desc *p = &d->params[i];
+            ck_assert_ptr_nonnull(p->name);
+            ck_assert_int_lt(p->role, MC_ROLE_COUNT_);
+            for (int k = 0; k < MC_MAX_REFS; k++)
+                ck_assert_int_lt(p->ref[k], d->nparams);
+            if (p->role == MC_ROLE_COMM)
+                ck_assert_msg(p->ctype == MC_CT_COMM, "%s %s", d->name, p->name);
+            if (p->role == MC_ROLE_COUNT)
+                ck_assert_msg(p->ctype == MC_CT_INT || p->ctype == MC_CT_COUNT || p->ctype == MC_CT_AINT,
+                              "%s %s", d->name, p->name);
+            if (p->role == MC_ROLE_DEST || p->role == MC_ROLE_SOURCE || p->role == MC_ROLE_ROOT
+                || p->role == MC_ROLE_STAG || p->role == MC_ROLE_RTAG)
+                ck_assert_msg(p->ctype == MC_CT_INT, "%s %s", d->name, p->name);
+            if (p->role == MC_ROLE_DATATYPE || p->role == MC_ROLE_DATATYPE_ANY)
+                ck_assert_msg(p->ctype == MC_CT_DATATYPE, "%s %s", d->name, p->name);
+            if (p->role >= MC_ROLE_SBUF && p->role <= MC_ROLE_RBUFV)
+                ck_assert_msg(p->ctype == MC_CT_PTR, "%s %s", d->name, p->name);
+        }
+    }
+    ck_assert_str_eq(mc_role_names[MC_ROLE_SBUF], "SBUF");
+    ck_assert_str_eq(mc_role_names[MC_ROLE_RBUFV], "RBUFV");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fn_table");
+    TCase *tc = tcase_create("generated");
+    tcase_add_test(tc, send_roles);
+    tcase_add_test(tc, recv_and_collectives);
+    tcase_add_test(tc, requests_and_flags);
+    tcase_add_test(tc, table_is_consistent);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Generate mpicheck's PMPI wrappers from wrappers/mpi.protos.
+
+Inputs: the prototype list, the MPI library's preprocessed mpi.h (so each
+wrapper uses the exact parameter types that library declares, const and all),
+and the list of MPI_ symbols its shared library exports (so removed functions
+that are still exported for old binaries get wrappers too).
+
+Outputs (into --out-dir, the build tree; never committed):
+  mc_fn_ids.h     enum mc_fn, one id per list entry (stable across flavors)
+  mc_fn_table.c   the descriptor table (names, flags, roles); no MPI types
+  mc_wrappers.c   one wrapper per function this library has
+  mc_wrapped.txt  the names wrapped, one per line (for the coverage test)
+
+Standard library only.
+"""
+import argparse
+import os
+import re
+import sys
+
+ROLES = [
+    "NONE",
+    "COMM", "COMM_ANY", "COMM_OUT", "COMM_FREE", "COMM_PARENT",
+    "DATATYPE", "DATATYPE_ANY", "DATATYPE_OUT", "DATATYPE_FREE", "DATATYPE_COMMIT",
+    "OP", "OP_OUT", "OP_FREE",
+    "GROUP", "GROUP_OUT", "GROUP_FREE",
+    "ERRHANDLER_OUT", "ERRHANDLER_FREE",
+    "WIN", "WIN_OUT", "WIN_FREE",
+    "REQ_OUT", "REQ", "REQ_ARRAY",
+    "COUNT",
+    "DEST", "SOURCE", "ROOT", "RANK", "TARGET",
+    "STAG", "RTAG",
+    "SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF",
+    "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV",
+]
+# Number of references each role takes (None: any number is an error).
+ROLE_REFS = {r: 0 for r in ROLES}
+ROLE_REFS.update({
+    "REQ_ARRAY": 1, "DEST": 1, "SOURCE": 1, "ROOT": 1, "RANK": 1, "TARGET": 1,
+    "SBUF": 2, "RBUF": 2, "ROOTBUF": 4, "LEAFBUF": 4, "BCASTBUF": 4,
+    "ROOTBUFV": 5, "LEAFBUFV": 5, "SBUFV": 4, "RBUFV": 4,
+})
+FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block"]
+
+# Scalar C types and the mc_value member that stores them.
+SCALAR_CTYPES = {
+    "int": ("MC_CT_INT", "i"), "MPI_Fint": ("MC_CT_INT", "i"),
+    "MPI_Count": ("MC_CT_COUNT", "c"), "MPI_Aint": ("MC_CT_AINT", "a"),
+    "MPI_Offset": ("MC_CT_OFFSET", "o"), "double": ("MC_CT_DOUBLE", "d"),
+    "MPI_Comm": ("MC_CT_COMM", "comm"), "MPI_Datatype": ("MC_CT_DATATYPE", "type"),
+    "MPI_Op": ("MC_CT_OP", "op"), "MPI_Group": ("MC_CT_GROUP", "group"),
+    "MPI_Request": ("MC_CT_REQUEST", "req"), "MPI_Win": ("MC_CT_WIN", "win"),
+    "MPI_Info": ("MC_CT_INFO", "info"), "MPI_Errhandler": ("MC_CT_ERRHANDLER", "eh"),
+    "MPI_File": ("MC_CT_FILE", "file"), "MPI_Message": ("MC_CT_MESSAGE", "msg"),
+}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+TYPE_WORDS = {"const", "volatile", "int", "char", "void", "double", "float", "long",
+              "short", "unsigned", "signed", "struct", "restrict", "__restrict",
+              "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "bool", "_Bool"}
+
+
+class ProtoError(Exception):
+    pass
+
+
+def split_params(text):
+    """Split a parameter list on top-level commas."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    tail = "".join(cur).strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def declarator_name(decl):
+    """Return (name, start, end) of the declared name in a C parameter
+    declaration, or None when the declaration is unnamed."""
+    candidates = [m for m in IDENT.finditer(decl)
+                  if m.group(0) not in TYPE_WORDS and not m.group(0).startswith("MPI")
+                  and not m.group(0).startswith("__")]
+    # A type name like MPI_T_enum, or a typedef such as MPI_User_function,
+    # starts with MPI and is skipped above; the last remaining identifier
+    # outside brackets is the name.
+    outside = [m for m in candidates if decl[:m.start()].count("[") == decl[:m.start()].count("]")]
+    if not outside:
+        return None
+    m = outside[-1]
+    return m.group(0), m.start(), m.end()
+
+
+def with_name(decl, name):
+    """Rewrite a parameter declaration so that it declares `name`."""
+    found = declarator_name(decl)
+    if found:
+        _, s, e = found
+        return decl[:s] + name + decl[e:]
+    # Unnamed: the name goes before the first '[' or after '(*', else at the end.
+    if "(*" in decl:
+        i = decl.index("(*") + 2
+        return decl[:i] + name + decl[i:]
+    if "[" in decl:
+        i = decl.index("[")
+        return decl[:i].rstrip() + " " + name + decl[i:]
+    return decl.rstrip() + (" " if not decl.endswith("*") else "") + name
+
+
+def type_only(decl):
+    found = declarator_name(decl)
+    if found:
+        _, s, e = found
+        decl = decl[:s] + decl[e:]
+    return " ".join(decl.split())
+
+
+def value_store(decl):
+    """(ctype enum, mc_value member or None) for a parameter declaration."""
+    t = type_only(decl)
+    if "*" in t or "[" in t:
+        return "MC_CT_PTR", "p"
+    words = [w for w in IDENT.findall(t) if w not in ("const", "volatile")]
+    base = " ".join(words)
+    return SCALAR_CTYPES.get(base, ("MC_CT_OTHER", None))
+
+
+class Param:
+    def __init__(self, decl, name, role, refs):
+        self.decl, self.name, self.role, self.refs = decl, name, role, refs
+
+
+class Proto:
+    def __init__(self, ret, name, params, flags, lineno):
+        self.ret, self.name, self.params, self.flags, self.lineno = ret, name, params, flags, lineno
+
+
+LINE = re.compile(r"^\s*(?P<ret>[A-Za-z_][\w\s\*]*?)\s*\b(?P<name>MPI_\w+)\s*\((?P<params>.*)\)\s*(?P<flags>(!\w+\s*)*)$")
+
+
+def parse_protos(path):
+    protos, seen = [], set()
+    with open(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = LINE.match(line)
+            if not m:
+                raise ProtoError(f"{path}:{lineno}: cannot parse: {line}")
+            name = m.group("name")
+            if name in seen:
+                raise ProtoError(f"{path}:{lineno}: {name} listed twice")
+            seen.add(name)
+            flags = re.findall(r"!(\w+)", m.group("flags") or "")
+            for fl in flags:
+                if fl not in FLAGS:
+                    raise ProtoError(f"{path}:{lineno}: unknown flag !{fl}")
+            params = []
+            ptext = m.group("params").strip()
+            if ptext not in ("", "void"):
+                for p in split_params(ptext):
+                    if p.strip() == "...":
+                        continue  # varargs (MPI_Pcontrol): hand-written wrapper
+                    role, refs = "NONE", []
+                    if "@" in p:
+                        p, annot = p.split("@", 1)
+                        am = re.match(r"^\s*(\w+)\s*(?:\((.*)\))?\s*$", annot)
+                        if not am:
+                            raise ProtoError(f"{path}:{lineno}: bad role '{annot}' in {name}")
+                        role = am.group(1)
+                        refs = [r.strip() for r in am.group(2).split(",")] if am.group(2) else []
+                    p = p.strip()
+                    found = declarator_name(p)
+                    if not found:
+                        raise ProtoError(f"{path}:{lineno}: parameter '{p}' of {name} has no name")
+                    params.append(Param(p, found[0], role, refs))
+            names = [p.name for p in params]
+            for p in params:
+                if p.role not in ROLE_REFS:
+                    raise ProtoError(f"{path}:{lineno}: unknown role @{p.role} in {name}")
+                if len(p.refs) != ROLE_REFS[p.role]:
+                    raise ProtoError(f"{path}:{lineno}: @{p.role} of {name} takes {ROLE_REFS[p.role]} refs, has {len(p.refs)}")
+                for r in p.refs:
+                    if r not in names:
+                        raise ProtoError(f"{path}:{lineno}: @{p.role}({r}) of {name}: no parameter '{r}'")
+            protos.append(Proto(" ".join(m.group("ret").split()), name, params, flags, lineno))
+    return protos
+
+
+DECL = re.compile(r"(?P<ret>[A-Za-z_][\w\s\*]*?)\s*\bPMPI_(?P<name>\w+)\s*\((?P<params>[^;{}]*?)\)\s*(?:__attribute__\s*\(\(.*?\)\)\s*)*;", re.S)
+
+
+def parse_header(path):
+    """Map MPI_Name -> (return type, [param decls]) from preprocessed mpi.h."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    text = re.sub(r"^#.*$", "", text, flags=re.M)
+    text = re.sub(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)", "", text)
+    decls = {}
+    for m in DECL.finditer(text):
+        ret = " ".join(m.group("ret").split())
+        # drop storage words and anything before the last ';' or '}' fragment
+        ret = re.sub(r"^(extern|static|inline)\s+", "", ret.split(";")[-1].split("}")[-1].strip())
+        ptext = " ".join(m.group("params").split())
+        params = [] if ptext in ("", "void") else [q for q in split_params(ptext) if q != "..."]
+        decls["MPI_" + m.group("name")] = (ret, params)
+    return decls
+
+
+def read_exports(path):
+    if not path or not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        return {line.strip() for line in f if line.strip()}
+
+
+def c_args_list(proto):
+    return ", ".join(p.name for p in proto.params)
+
+
+def gen_ids(protos):
+    out = ["/* DO NOT EDIT: generated by wrappers/gen_wrappers.py from wrappers/mpi.protos */",
+           "#ifndef MPICHECK_FN_IDS_H", "#define MPICHECK_FN_IDS_H", "enum mc_fn {"]
+    out += [f"    MC_FN_{p.name}," for p in protos]
+    out += ["    MC_FN_COUNT_", "};", "#endif", ""]
+    return "\n".join(out)
+
+
+def gen_table(protos, header_decls):
+    out = ["/* DO NOT EDIT: generated by wrappers/gen_wrappers.py from wrappers/mpi.protos */",
+           '#include "fn_table.h"', "",
+           "const char *const mc_role_names[MC_ROLE_COUNT_] = {"]
+    out += [f'    "{r}",' for r in ROLES]
+    out += ["};", ""]
+    for p in protos:
+        if not p.params:
+            continue
+        hdr = header_decls.get(p.name)
+        out.append(f"static const mc_param_desc params_{p.name}[] = {{")
+        names = [q.name for q in p.params]
+        for i, q in enumerate(p.params):
+            decl = hdr[1][i] if hdr and len(hdr[1]) == len(p.params) else q.decl
+            ctype, _ = value_store(decl)
+            refs = [names.index(r) for r in q.refs] + [-1] * (5 - len(q.refs))
+            out.append(f'    {{"{q.name}", MC_ROLE_{q.role}, {ctype}, {{{", ".join(map(str, refs))}}}}},')
+        out.append("};")
+    out += ["", "const mc_fn_desc mc_fn_table[MC_FN_COUNT_] = {"]
+    for p in protos:
+        flags = " | ".join(f"MC_FLAG_{f.upper()}" for f in p.flags) or "0"
+        has_roles = int(any(q.role != "NONE" for q in p.params))
+        params = f"params_{p.name}" if p.params else "0"
+        out.append(f'    [MC_FN_{p.name}] = {{"{p.name}", {flags}, {len(p.params)}, {has_roles}, {params}}},')
+    out += ["};", ""]
+    return "\n".join(out)
+
+
+def gen_wrapper(p, decls, own_decl):
+    """One wrapper. decls: the parameter declarations to use (header's)."""
+    params = [with_name(d, q.name) for d, q in zip(decls, p.params)]
+    plist = ", ".join(params) if params else "void"
+    args = c_args_list(p)
+    ret = p.ret
+    lines = []
+    if own_decl:
+        # Open MPI turns removed functions into macros that fail to compile.
+        lines += [f"#undef {p.name}", f"#undef P{p.name}", f"extern {ret} P{p.name}({plist});"]
+    lines.append(f"{ret} {p.name}({plist})")
+    lines.append("{")
+    lines.append(f"    if (MC_BYPASS()) return P{p.name}({args});")
+    n = len(p.params)
+    if n:
+        lines.append(f"    mc_value v_[{n}];")
+        for i, (d, q) in enumerate(zip(decls, p.params)):
+            _, member = value_store(d)
+            if member == "p":
+                lines.append(f"    v_[{i}].p = (const void *)(uintptr_t){q.name};" if "(*" in d else
+                             f"    v_[{i}].p = (const void *){q.name};")
+            elif member:
+                lines.append(f"    v_[{i}].{member} = {q.name};")
+            else:
+                lines.append(f"    v_[{i}].i = 0;")
+    vals = "v_" if n else "0"
+    lines.append("    mc_call c_;")
+    lines.append(f"    mc_call_enter(&c_, MC_FN_{p.name}, {vals}, __builtin_return_address(0));")
+    lines.append(f"    {ret} rc_ = P{p.name}({args});")
+    ok = "rc_ == MPI_SUCCESS" if ret == "int" else "1"
+    lines.append(f"    mc_call_leave(&c_, {ok});")
+    lines.append("    return rc_;")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--protos", required=True)
+    ap.add_argument("--header", required=True, help="preprocessed mpi.h")
+    ap.add_argument("--exports", help="MPI_ symbols the MPI library exports, one per line")
+    ap.add_argument("--out-dir", required=True)
+    a = ap.parse_args()
+    try:
+        protos = parse_protos(a.protos)
+    except ProtoError as e:
+        print(f"gen_wrappers: {e}", file=sys.stderr)
+        return 1
+    decls = parse_header(a.header)
+    exports = read_exports(a.exports)
+    listed = {p.name for p in protos}
+    unlisted = sorted(n for n in decls if n not in listed and not n.startswith("MPIX_"))
+    for n in unlisted:
+        print(f"gen_wrappers: warning: {n} is declared by mpi.h but missing from {a.protos}", file=sys.stderr)
+
+    body = ["/* DO NOT EDIT: generated by wrappers/gen_wrappers.py from wrappers/mpi.protos */",
+            "/* Wrappers of deprecated functions must call them. */",
+            '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"',
+            "#include <stdint.h>", "#include <mpi.h>", '#include "call.h"', ""]
+    wrapped, errors = [], 0
+    for p in protos:
+        hdr = decls.get(p.name)
+        own_decl = False
+        if hdr is None:
+            if "legacy" in p.flags and p.name in exports:
+                pdecls, own_decl = [q.decl for q in p.params], True
+            else:
+                continue
+        else:
+            pdecls = hdr[1]
+            if len(pdecls) != len(p.params):
+                print(f"gen_wrappers: {a.protos}:{p.lineno}: {p.name} has {len(p.params)} parameters, "
+                      f"mpi.h declares {len(pdecls)}", file=sys.stderr)
+                errors += 1
+                continue
+            # Open MPI's MPI_Fint is a macro for int: the same type.
+            if hdr[0].replace("MPI_Fint", "int") != p.ret.replace("MPI_Fint", "int"):
+                print(f"gen_wrappers: {a.protos}:{p.lineno}: {p.name} returns '{p.ret}', mpi.h says '{hdr[0]}'",
+                      file=sys.stderr)
+                errors += 1
+                continue
+        wrapped.append(p.name)
+        if "manual" in p.flags:
+            continue
+        body.append(gen_wrapper(p, pdecls, own_decl))
+        body.append("")
+    if errors:
+        return 1
+    os.makedirs(a.out_dir, exist_ok=True)
+
+    def write(name, text):
+        # Rewrite only on change, so make does not rebuild needlessly.
+        path = os.path.join(a.out_dir, name)
+        if os.path.exists(path):
+            with open(path) as f:
+                if f.read() == text:
+                    return
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+    write("mc_fn_ids.h", gen_ids(protos))
+    write("mc_fn_table.c", gen_table(protos, decls))
+    write("mc_wrappers.c", "\n".join(body))
+    write("mc_wrapped.txt", "\n".join(wrapped) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
