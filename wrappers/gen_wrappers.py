@@ -41,6 +41,7 @@ ROLE_REFS.update({
     "SBUF": 2, "RBUF": 2, "ROOTBUF": 4, "LEAFBUF": 4, "BCASTBUF": 4,
     "ROOTBUFV": 5, "LEAFBUFV": 5, "SBUFV": 4, "RBUFV": 4,
 })
+BUFFER_ROLES = {"SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF", "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV"}
 FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block"]
 
 # Scalar C types and the mc_value member that stores them.
@@ -247,18 +248,33 @@ def gen_table(protos, header_decls):
         hdr = header_decls.get(p.name)
         out.append(f"static const mc_param_desc params_{p.name}[] = {{")
         names = [q.name for q in p.params]
+        # For each parameter, the buffers that reference it (bit per index):
+        # a count or datatype is checked only when one of them is significant.
+        bufrefs = [0] * len(p.params)
+        for b, q in enumerate(p.params):
+            if q.role in BUFFER_ROLES:
+                for r in q.refs:
+                    bufrefs[names.index(r)] |= 1 << b
         for i, q in enumerate(p.params):
             decl = hdr[1][i] if hdr and len(hdr[1]) == len(p.params) else q.decl
             ctype, _ = value_store(decl)
             refs = [names.index(r) for r in q.refs] + [-1] * (5 - len(q.refs))
-            out.append(f'    {{"{q.name}", MC_ROLE_{q.role}, {ctype}, {{{", ".join(map(str, refs))}}}}},')
+            out.append(f'    {{"{q.name}", MC_ROLE_{q.role}, {ctype}, {{{", ".join(map(str, refs))}}}, {bufrefs[i]:#x}}},')
         out.append("};")
     out += ["", "const mc_fn_desc mc_fn_table[MC_FN_COUNT_] = {"]
     for p in protos:
         flags = " | ".join(f"MC_FLAG_{f.upper()}" for f in p.flags) or "0"
         has_roles = int(any(q.role != "NONE" for q in p.params))
+        mask = 0
+        for q in p.params:
+            if q.role != "NONE":
+                mask |= 1 << ROLES.index(q.role)
         params = f"params_{p.name}" if p.params else "0"
-        out.append(f'    [MC_FN_{p.name}] = {{"{p.name}", {flags}, {len(p.params)}, {has_roles}, {params}}},')
+        roles = [q.role for q in p.params]
+        req_out = roles.index("REQ_OUT") if "REQ_OUT" in roles else -1
+        req_in = roles.index("REQ") if "REQ" in roles else roles.index("REQ_ARRAY") if "REQ_ARRAY" in roles else -1
+        out.append(f'    [MC_FN_{p.name}] = {{"{p.name}", {flags}, {len(p.params)}, {has_roles}, {params}, '
+                   f'{mask:#x}ULL, {req_out}, {req_in}}},')
     out += ["};", ""]
     return "\n".join(out)
 
@@ -273,7 +289,7 @@ def gen_wrapper(p, decls, own_decl):
     if own_decl:
         # Open MPI turns removed functions into macros that fail to compile.
         lines += [f"#undef {p.name}", f"#undef P{p.name}", f"extern {ret} P{p.name}({plist});"]
-    lines.append(f"{ret} {p.name}({plist})")
+    lines.append(f"MC_EXPORT {ret} {p.name}({plist})")
     lines.append("{")
     lines.append(f"    if (MC_BYPASS()) return P{p.name}({args});")
     n = len(p.params)

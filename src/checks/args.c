@@ -61,29 +61,22 @@ static int buffer_significant(const mc_call *c, int b)
     }
 }
 
+#define BUFFER_ROLE_BITS (MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF) \
+    | MC_ROLE_BIT(MC_ROLE_ROOTBUF) | MC_ROLE_BIT(MC_ROLE_LEAFBUF) | MC_ROLE_BIT(MC_ROLE_BCASTBUF) \
+    | MC_ROLE_BIT(MC_ROLE_ROOTBUFV) | MC_ROLE_BIT(MC_ROLE_LEAFBUFV) | MC_ROLE_BIT(MC_ROLE_SBUFV) \
+    | MC_ROLE_BIT(MC_ROLE_RBUFV))
+
 static int is_buffer_role(int role)
 {
     return role >= MC_ROLE_SBUF && role <= MC_ROLE_RBUFV;
 }
 
 /* A count or datatype referenced by buffers is checked only when one of those
- * buffers is significant; sig[] holds each buffer's significance. */
-static int param_significant(const mc_call *c, int i, const signed char *sig)
+ * buffers is significant; sig has a bit per significant buffer. */
+static int param_significant(const mc_call *c, int i, unsigned sig)
 {
-    int referenced = 0;
-    for (int b = 0; b < c->desc->nparams; b++) {
-        const mc_param_desc *pd = &c->desc->params[b];
-        if (!is_buffer_role(pd->role))
-            continue;
-        for (int k = 0; k < MC_MAX_REFS; k++) {
-            if (pd->ref[k] == i) {
-                referenced = 1;
-                if (sig[b])
-                    return 1;
-            }
-        }
-    }
-    return !referenced;
+    unsigned refs = c->desc->params[i].bufrefs;
+    return refs == 0 || (refs & sig) != 0;
 }
 
 static long long int_value(const mc_call *c, int i)
@@ -189,11 +182,12 @@ static void check_null_buffer(mc_call *c, int b)
 void mc_check_args(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
-    signed char sig[64];
-    int n = d->nparams < 64 ? d->nparams : 64;
-    for (int b = 0; b < n; b++)
-        sig[b] = is_buffer_role(d->params[b].role) ? (signed char)buffer_significant(c, b) : 0;
+    unsigned sig = 0;
+    int n = d->nparams < 32 ? d->nparams : 32;
     MC_LOCK();
+    for (int b = 0; b < n && (d->role_mask & BUFFER_ROLE_BITS); b++)
+        if (is_buffer_role(d->params[b].role) && buffer_significant(c, b))
+            sig |= 1u << b;
     for (int i = 0; i < n; i++) {
         switch (d->params[i].role) {
         case MC_ROLE_COMM:
@@ -231,7 +225,7 @@ void mc_check_args(mc_call *c)
             check_tag(c, i);
             break;
         default:
-            if (is_buffer_role(d->params[i].role) && sig[i])
+            if (is_buffer_role(d->params[i].role) && (sig & (1u << i)))
                 check_null_buffer(c, i);
             break;
         }

@@ -25,7 +25,7 @@ typedef struct {
 
 static int same_site(const leak_site *s, const mc_obj *o, int state)
 {
-    return s->kind == o->key.kind && s->state == state && s->first->origin.fn == o->origin.fn
+    return s->kind == (int)o->key.kind && s->state == state && s->first->origin.fn == o->origin.fn
         && s->first->origin.npcs > 0 && o->origin.npcs > 0
         && s->first->origin.pcs[0] == o->origin.pcs[0];
 }
@@ -50,7 +50,7 @@ static void collect(mc_obj *o, void *arg)
         l->sites = s;
         l->cap = cap;
     }
-    l->sites[l->n++] = (leak_site){o->key.kind, state, o, 1};
+    l->sites[l->n++] = (leak_site){(int)o->key.kind, state, o, 1};
 }
 
 static const char *free_call(int kind)

@@ -7,7 +7,26 @@
 #include "objects.h"
 #include "state.h"
 
-__thread int mc_depth;
+__thread int mc_depth __attribute__((tls_model("initial-exec")));
+
+/* Which roles each phase acts on: a call whose roles touch none of a
+ * phase's set skips that phase entirely (most calls skip most phases). */
+#define BUF_ROLES (MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF) | MC_ROLE_BIT(MC_ROLE_ROOTBUF) \
+    | MC_ROLE_BIT(MC_ROLE_LEAFBUF) | MC_ROLE_BIT(MC_ROLE_BCASTBUF))
+#define CHECK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM) | MC_ROLE_BIT(MC_ROLE_DATATYPE) \
+    | MC_ROLE_BIT(MC_ROLE_DATATYPE_ANY) | MC_ROLE_BIT(MC_ROLE_OP) | MC_ROLE_BIT(MC_ROLE_GROUP) \
+    | MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_COUNT) | MC_ROLE_BIT(MC_ROLE_DEST) \
+    | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_ROOT) | MC_ROLE_BIT(MC_ROLE_RANK) \
+    | MC_ROLE_BIT(MC_ROLE_TARGET) | MC_ROLE_BIT(MC_ROLE_STAG) | MC_ROLE_BIT(MC_ROLE_RTAG) | BUF_ROLES)
+#define PRE_TRACK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM_FREE) | MC_ROLE_BIT(MC_ROLE_DATATYPE_FREE) \
+    | MC_ROLE_BIT(MC_ROLE_OP_FREE) | MC_ROLE_BIT(MC_ROLE_GROUP_FREE) \
+    | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_FREE) | MC_ROLE_BIT(MC_ROLE_WIN_FREE) \
+    | MC_ROLE_BIT(MC_ROLE_REQ) | MC_ROLE_BIT(MC_ROLE_REQ_ARRAY))
+#define POST_TRACK_ROLES (PRE_TRACK_ROLES | MC_ROLE_BIT(MC_ROLE_COMM_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_COMM_PARENT) | MC_ROLE_BIT(MC_ROLE_DATATYPE_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_DATATYPE_COMMIT) | MC_ROLE_BIT(MC_ROLE_OP_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_GROUP_OUT) | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_WIN_OUT) | MC_ROLE_BIT(MC_ROLE_REQ_OUT))
 int mc_disabled;
 
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
@@ -32,12 +51,13 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
         c->skip = 1;
         return;
     }
-    if (!c->desc->has_roles) {
+    unsigned long long roles = c->desc->role_mask;
+    if (roles & CHECK_ROLES)
+        mc_check_args(c);
+    if (roles & PRE_TRACK_ROLES)
+        mc_track_pre(c);
+    if (!(roles & POST_TRACK_ROLES))
         c->skip = 1;
-        return;
-    }
-    mc_check_args(c);
-    mc_track_pre(c);
 }
 
 void mc_call_leave(mc_call *c, int ok)

@@ -66,8 +66,14 @@ typedef struct {
     int skip;                   /* 1: the checker stays out of this call */
 } mc_call;
 
-/* Thread-local nesting depth of wrapper calls (0: the user is calling). */
-extern __thread int mc_depth;
+/* The MPI functions are the library's only exported symbols (everything else
+ * is built with -fvisibility=hidden, so internal calls skip the PLT). */
+#define MC_EXPORT __attribute__((visibility("default")))
+
+/* Thread-local nesting depth of wrapper calls (0: the user is calling).
+ * initial-exec: the library is loaded at start-up (preloaded or linked), and
+ * this makes the guard a single memory access instead of a function call. */
+extern __thread int mc_depth __attribute__((tls_model("initial-exec")));
 /* 1 once the checker has turned itself off after an internal failure. */
 extern int mc_disabled;
 

@@ -53,6 +53,7 @@ typedef struct {
     unsigned char role;             /* mc_role */
     unsigned char ctype;            /* mc_ctype */
     signed char ref[MC_MAX_REFS];   /* indices of the role's referenced params; -1 unused */
+    unsigned bufrefs;               /* bit b: buffer parameter b references this one */
 } mc_param_desc;
 
 typedef struct {
@@ -61,7 +62,12 @@ typedef struct {
     unsigned char nparams;
     unsigned char has_roles;        /* 1 when some parameter has a role */
     const mc_param_desc *params;
+    unsigned long long role_mask;   /* bit (1 << role) for each role present */
+    signed char req_out;            /* index of the REQ_OUT parameter, -1: none */
+    signed char req_in;             /* index of the REQ or REQ_ARRAY parameter, -1: none */
 } mc_fn_desc;
+
+#define MC_ROLE_BIT(r) (1ULL << (r))
 
 /* Indexed by enum mc_fn. Generated. */
 extern const mc_fn_desc mc_fn_table[MC_FN_COUNT_];

@@ -8,7 +8,7 @@
 #include "call.h"
 #include "state.h"
 
-int MPI_Init(int *argc, char ***argv)
+MC_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     if (MC_BYPASS())
         return PMPI_Init(argc, argv);
@@ -25,7 +25,7 @@ int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+MC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     if (MC_BYPASS())
         return PMPI_Init_thread(argc, argv, required, provided);
@@ -44,7 +44,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-int MPI_Finalize(void)
+MC_EXPORT int MPI_Finalize(void)
 {
     if (MC_BYPASS())
         return PMPI_Finalize();
@@ -63,7 +63,7 @@ int MPI_Finalize(void)
 /* MPI_Pcontrol's extra arguments have no meaning in MPI itself (profiling
  * libraries define them); they cannot be forwarded portably, and no MPI
  * library reads them. */
-int MPI_Pcontrol(const int level, ...)
+MC_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     if (MC_BYPASS())
         return PMPI_Pcontrol(level);

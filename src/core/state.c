@@ -161,6 +161,9 @@ void mc_runtime_before_finalize(void)
     MC_LOCK();
     mc_check_leaks_at_finalize();
     MC_UNLOCK();
+    if (mc_report_repeats() > 0)
+        fprintf(stderr, "mpicheck: rank %d: %lu more occurrences of findings above were not "
+                "reported again (same check, same call site)\n", mc_st.world_rank, mc_report_repeats());
     if (mc_disabled)
         return;
     if (mc_st.own_part_dir) {

@@ -42,6 +42,9 @@ const char *mc_class_name(mc_class cls);
 int mc_class_from_name(const char *name);
 /* "error" / "warning". */
 const char *mc_severity_name(mc_severity sev);
+/* The severity of the class's findings (warnings: leaks, lost messages,
+ * potential deadlocks; everything else is an error). */
+mc_severity mc_class_default_severity(mc_class cls);
 /* One-line description of the class, used for SARIF rules and --help. */
 const char *mc_class_description(mc_class cls);
 

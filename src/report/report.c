@@ -21,17 +21,51 @@
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
-mc_severity mc_class_severity(mc_class cls)
+/* A check that fires inside a loop would otherwise report the same thing at
+ * every iteration: each (class, function, call site, message) is reported
+ * once per rank, and the repeats are counted. */
+#define SEEN_SLOTS 4096
+static uint64_t seen[SEEN_SLOTS];
+static unsigned long repeats;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
-    switch (cls) {
-    case MC_CLASS_REQUEST_LEAK:
-    case MC_CLASS_RESOURCE_LEAK:
-    case MC_CLASS_LOST_MESSAGE:
-    case MC_CLASS_POTENTIAL_DEADLOCK:
-        return MC_SEV_WARNING;
-    default:
-        return MC_SEV_ERROR;
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Returns 1 when this finding was already reported on this rank. */
+static int seen_before(mc_class cls, const mc_call *c, const char *message)
+{
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv(h, &cls, sizeof cls);
+    h = fnv(h, &c->fn, sizeof c->fn);
+    h = fnv(h, &c->caller, sizeof c->caller);
+    h = fnv(h, message, strlen(message));
+    if (h == 0)
+        h = 1;
+    int dup = 0;
+    pthread_mutex_lock(&report_lock);
+    for (size_t i = 0, slot = h % SEEN_SLOTS; i < SEEN_SLOTS; i++, slot = (slot + 1) % SEEN_SLOTS) {
+        if (seen[slot] == h) {
+            dup = 1;
+            repeats++;
+            break;
+        }
+        if (seen[slot] == 0) {
+            seen[slot] = h;
+            break;
+        }
     }
+    pthread_mutex_unlock(&report_lock);
+    return dup;
+}
+
+unsigned long mc_report_repeats(void)
+{
+    return repeats;
 }
 
 /* The part file of this rank, opened on first use (even before MPI_Init,
@@ -94,7 +128,7 @@ static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
 static void emit(mc_finding *f)
 {
     int rank = mc_st.world_rank;
-    f->severity = mc_class_severity(f->cls);
+    f->severity = mc_class_default_severity(f->cls);
     f->ranks = malloc(sizeof(int));
     if (f->ranks) {
         f->ranks[0] = rank;
@@ -143,6 +177,10 @@ void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
     va_start(ap, fmt);
     f.message = vformat("", fmt, ap);
     va_end(ap);
+    if (f.message && seen_before(cls, c, f.message)) {
+        free(f.message);
+        return;
+    }
     f.calls = calloc(1, sizeof *f.calls);
     if (f.calls) {
         f.ncalls = 1;
@@ -160,6 +198,10 @@ static void report_arg(const mc_call *c, int argi, const mc_origin *origin,
              c->desc->params[argi].name, c->desc->name);
     f.cls = MC_CLASS_INVALID_ARGUMENT;
     f.message = vformat(prefix, fmt, ap);
+    if (f.message && seen_before(f.cls, c, f.message)) {
+        free(f.message);
+        return;
+    }
     f.calls = calloc(origin ? 2 : 1, sizeof *f.calls);
     if (f.calls) {
         fill_from_call(&f.calls[0], c);

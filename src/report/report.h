@@ -31,8 +31,8 @@ void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
 void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The default severity of a class. */
-mc_severity mc_class_severity(mc_class cls);
+/* How many repeated findings were not reported again on this rank. */
+unsigned long mc_report_repeats(void);
 
 /* Writes the "job" line into this rank's part file (world rank 0 at init). */
 void mc_report_job_line(void);

@@ -1,12 +1,40 @@
 /*
  * objects.c - the live-object table (see objects.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include "objects.h"
 #include "state.h"
 #include "stack.h"
 
 static mc_obj *table;
+/* Freed entries are kept for reuse: requests come and go at the rate of
+ * the application's messages, and malloc/free on each would show. */
+static mc_obj *free_list;
+static unsigned free_count;
+#define FREE_LIST_MAX 1024
+
+static mc_obj *obj_alloc(void)
+{
+    mc_obj *o = free_list;
+    if (o) {
+        free_list = o->hh.next;
+        free_count--;
+        return o;
+    }
+    return malloc(sizeof *o);
+}
+
+static void obj_release(mc_obj *o)
+{
+    if (free_count >= FREE_LIST_MAX) {
+        free(o);
+        return;
+    }
+    o->hh.next = free_list;
+    free_list = o;
+    free_count++;
+}
 static int next_id[MC_OBJ_KIND_COUNT_];
 
 static const char *const kind_names[MC_OBJ_KIND_COUNT_] = {
@@ -35,18 +63,23 @@ static void origin_capture(mc_origin *o, const mc_call *c, int full_stack)
 
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
 {
-    mc_obj_key key = {kind, bits};
+    mc_obj_key key = {(uint64_t)kind, bits};
     mc_obj *o;
     HASH_FIND(hh, table, &key, sizeof key, o);
     if (o) {
         /* A handle value we still hold was handed out again: the old object
          * is gone (freed by a path we do not see, e.g. inside the library). */
         HASH_DEL(table, o);
-        free(o);
+        obj_release(o);
     }
-    o = calloc(1, sizeof *o);
+    o = obj_alloc();
     if (!o)
         return NULL;
+    /* Everything but the origin's arrays, which origin_capture fills as far
+     * as they are used. */
+    memset(o, 0, offsetof(mc_obj, origin));
+    memset((char *)o + offsetof(mc_obj, origin) + sizeof o->origin, 0,
+           sizeof *o - offsetof(mc_obj, origin) - sizeof o->origin);
     o->key = key;
     o->id = ++next_id[kind];
     o->owned = 1;
@@ -58,7 +91,7 @@ mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
 
 mc_obj *mc_obj_find(int kind, uint64_t bits)
 {
-    mc_obj_key key = {kind, bits};
+    mc_obj_key key = {(uint64_t)kind, bits};
     mc_obj *o;
     HASH_FIND(hh, table, &key, sizeof key, o);
     return o;
@@ -69,7 +102,7 @@ void mc_obj_remove(int kind, uint64_t bits)
     mc_obj *o = mc_obj_find(kind, bits);
     if (o) {
         HASH_DEL(table, o);
-        free(o);
+        obj_release(o);
     }
 }
 
@@ -77,7 +110,7 @@ void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg)
 {
     mc_obj *o, *tmp;
     HASH_ITER(hh, table, o, tmp) {
-        if (kind < 0 || o->key.kind == kind)
+        if (kind < 0 || o->key.kind == (uint64_t)kind)
             fn(o, arg);
     }
 }

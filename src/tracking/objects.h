@@ -12,6 +12,14 @@
 
 #include <stdint.h>
 #include <string.h>
+/* Handles are already well spread (pointers, or MPICH's encoded ints): a
+ * multiply-shift of the two key words is enough and far cheaper than
+ * uthash's default Jenkins hash on every MPI call. */
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
+        const uint64_t *k_ = (const uint64_t *)(keyptr); \
+        uint64_t h_ = (k_[1] ^ (k_[0] << 56)) * 0x9E3779B97F4A7C15ULL; \
+        (hashv) = (unsigned)(h_ >> 32); \
+    } while (0)
 #include <uthash.h>
 #include "call.h"
 
@@ -32,8 +40,9 @@ typedef struct {
     uintptr_t pcs[MC_ORIGIN_MAX_PCS];       /* innermost first */
 } mc_origin;
 
+/* Two 64-bit fields: no padding, whose garbage would break hash lookups. */
 typedef struct {
-    int kind;
+    uint64_t kind;
     uint64_t bits;
 } mc_obj_key;
 

@@ -14,28 +14,19 @@
 #include "objects.h"
 #include "state.h"
 
-static int param_index(const mc_fn_desc *d, int role)
-{
-    for (int i = 0; i < d->nparams; i++)
-        if (d->params[i].role == role)
-            return i;
-    return -1;
-}
-
 void mc_requests_pre(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
-    int i = param_index(d, MC_ROLE_REQ);
+    int i = d->req_in;
     c->nreq_before = 0;
     c->req_before = c->req_inline;
-    if (i >= 0 && c->vals[i].p) {
+    if (i < 0 || !c->vals[i].p)
+        return;
+    if (d->params[i].role == MC_ROLE_REQ) {
         c->req_inline[0] = *(const MPI_Request *)c->vals[i].p;
         c->nreq_before = 1;
         return;
     }
-    i = param_index(d, MC_ROLE_REQ_ARRAY);
-    if (i < 0 || !c->vals[i].p)
-        return;
     int n = c->vals[d->params[i].ref[0]].i;
     if (n <= 0)
         return;
@@ -85,7 +76,7 @@ static int completed(const mc_call *c, int k)
 void mc_requests_post(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
-    int out = param_index(d, MC_ROLE_REQ_OUT);
+    int out = d->req_out;
     if (out >= 0 && c->vals[out].p) {
         MPI_Request r = *(const MPI_Request *)c->vals[out].p;
         if (r != MPI_REQUEST_NULL) {
@@ -98,10 +89,7 @@ void mc_requests_post(mc_call *c)
     }
     if (c->nreq_before == 0)
         return;
-    int arr = param_index(d, MC_ROLE_REQ);
-    if (arr < 0)
-        arr = param_index(d, MC_ROLE_REQ_ARRAY);
-    const MPI_Request *now = c->vals[arr].p;
+    const MPI_Request *now = c->vals[d->req_in].p;
     int starts = c->fn == MC_FN_MPI_Start || c->fn == MC_FN_MPI_Startall;
     for (int k = 0; k < c->nreq_before; k++) {
         MPI_Request before = c->req_before[k];

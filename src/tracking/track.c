@@ -75,11 +75,19 @@ static void track_new_type(mc_call *c, MPI_Datatype type)
     }
 }
 
+/* Roles only requests.c acts on: a call with no other tracked role (Isend,
+ * Wait, ...) skips the loop below. */
+#define REQ_ONLY (MC_ROLE_BIT(MC_ROLE_REQ) | MC_ROLE_BIT(MC_ROLE_REQ_ARRAY) | MC_ROLE_BIT(MC_ROLE_REQ_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_COMM) | MC_ROLE_BIT(MC_ROLE_DATATYPE) | MC_ROLE_BIT(MC_ROLE_COUNT) \
+    | MC_ROLE_BIT(MC_ROLE_DEST) | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_STAG) \
+    | MC_ROLE_BIT(MC_ROLE_RTAG) | MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF))
+
 void mc_track_post(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
     MC_LOCK();
-    for (int i = 0; i < d->nparams; i++) {
+    int n = (d->role_mask & ~REQ_ONLY) ? d->nparams : 0;
+    for (int i = 0; i < n; i++) {
         const void *p = c->vals[i].p;
         switch (d->params[i].role) {
         case MC_ROLE_COMM_OUT:    if (p) track_new_comm(c, *(const MPI_Comm *)p, 1); break;

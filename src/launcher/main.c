@@ -1,0 +1,280 @@
+/*
+ * main.c - the mpicheck launcher: parse the command line, find PROGRAM and
+ * its MPI, run the job under the matching mpirun with the checker library
+ * preloaded into the ranks, then merge the per-rank report parts, print a
+ * one-line summary and write the JSON/SARIF reports.
+ *
+ * No MPI is linked here: one launcher serves both Open MPI and MPICH
+ * programs, choosing the matching checker library at run time.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* POSIX/GNU calls (strndup, realpath...) even under -std=c11 */
+#endif
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "command.h"
+#include "config.h"
+#include "detect.h"
+#include "run.h"
+#include "writers.h"
+
+extern char **environ;
+
+/* getenv returns char *; the config API wants const char *(*)(const char *). */
+static const char *env_get(const char *name)
+{
+    return getenv(name);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    if (remove(path) != 0 && errno != ENOENT)
+        fprintf(stderr, "mpicheck: warning: cannot remove %s: %s\n", path, strerror(errno));
+    return 0;
+}
+
+/* A private directory for the per-rank parts: mkdtemp makes it 0700, and
+ * it must be absolute because ranks may run in another working directory. */
+static char *make_part_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char templ[PATH_MAX];
+    snprintf(templ, sizeof templ, "%s/mpicheck.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(templ) == NULL) {
+        fprintf(stderr, "mpicheck: cannot create a directory like %s: %s\n", templ,
+                strerror(errno));
+        return NULL;
+    }
+    char *abs = realpath(templ, NULL);
+    return abs ? abs : strdup(templ);
+}
+
+static const char *plural(int n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
+                          int errors, int warnings)
+{
+    char counts[128], ranks[64], files[2 * PATH_MAX + 32] = "";
+    if (errors == 0 && warnings == 0)
+        snprintf(counts, sizeof counts, "no errors found");
+    else if (errors == 0)
+        snprintf(counts, sizeof counts, "no errors, %d %s", warnings,
+                 plural(warnings, "warning", "warnings"));
+    else
+        snprintf(counts, sizeof counts, "%d %s, %d %s", errors,
+                 plural(errors, "error", "errors"), warnings,
+                 plural(warnings, "warning", "warnings"));
+    if (doc->job.nprocs >= 0)
+        snprintf(ranks, sizeof ranks, "in %d %s", doc->job.nprocs,
+                 plural(doc->job.nprocs, "rank", "ranks"));
+    else
+        snprintf(ranks, sizeof ranks, "(number of ranks unknown)");
+    if (cfg->report_path || cfg->sarif_path) {
+        const char *r = cfg->report_path && strcmp(cfg->report_path, "-") == 0
+                            ? "stdout" : cfg->report_path;
+        snprintf(files, sizeof files, " (%s%s%s%s%s)", r ? "report: " : "", r ? r : "",
+                 r && cfg->sarif_path ? ", " : "", cfg->sarif_path ? "sarif: " : "",
+                 cfg->sarif_path ? cfg->sarif_path : "");
+    }
+    fprintf(stderr, "mpicheck: %s %s%s\n", counts, ranks, files);
+}
+
+/* Merges the parts, reports, and computes the exit code. */
+static int finish(const char *dir, const mc_config *cfg, int job_code)
+{
+    mc_report_doc doc;
+    memset(&doc, 0, sizeof doc);
+    if (mc_report_merge_dir(dir, &doc) != 0) {
+        fprintf(stderr, "mpicheck: cannot read the report parts in %s: %s\n", dir,
+                strerror(errno));
+        mc_report_doc_clear(&doc);
+        return job_code ? job_code : 2;
+    }
+    int errors = 0, warnings = 0, write_failed = 0;
+    mc_report_count(&doc, &errors, &warnings);
+    if (cfg->report_path &&
+        mc_report_write_json(cfg->report_path, &doc, PACKAGE_VERSION) != 0) {
+        fprintf(stderr, "mpicheck: cannot write the report %s: %s\n", cfg->report_path,
+                strerror(errno));
+        write_failed = 1;
+    }
+    if (cfg->sarif_path &&
+        mc_report_write_sarif(cfg->sarif_path, &doc, PACKAGE_VERSION) != 0) {
+        fprintf(stderr, "mpicheck: cannot write the SARIF log %s: %s\n", cfg->sarif_path,
+                strerror(errno));
+        write_failed = 1;
+    }
+
+    int code;
+    if (!doc.saw_job_line && doc.nfindings == 0) {
+        fprintf(stderr, "mpicheck: no rank reached MPI_Init under the checker: nothing "
+                "was checked (is PROGRAM an MPI program, and did the launcher start it?)\n");
+        code = job_code ? job_code : 2;
+    } else {
+        print_summary(&doc, cfg, errors, warnings);
+        /* Like valgrind, --error-exitcode=0 means: keep the job's own status. */
+        code = errors > 0 && cfg->error_exitcode != 0 ? cfg->error_exitcode : job_code;
+    }
+    if (code == 0 && write_failed)
+        code = 2;
+    mc_report_doc_clear(&doc);
+    return code;
+}
+
+static void warn_misplaced_options(char *const *args, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (mc_args_is_ours(args[i]))
+            fprintf(stderr, "mpicheck: warning: '%s' comes after the launcher arguments, "
+                    "so it is passed to the launcher; put mpicheck's options first\n",
+                    args[i]);
+}
+
+/* Everything up to the job; returns an exit code, or -1 to go on to run. */
+static int prepare(mc_args *a, char ***words, char **lib, mc_mpi_flavor *flavor)
+{
+    char err[4096];
+    const char *path_env = getenv("PATH");
+    const char *wdir = NULL;
+
+    int pi = mc_find_program(a->nrest, a->rest, &wdir);
+    if (pi < 0) {
+        fprintf(stderr, "mpicheck: no PROGRAM given after the launcher arguments\n"
+                "usage: mpicheck [OPTIONS] [--] [LAUNCHER-ARGS...] PROGRAM [ARGS...]\n");
+        return 2;
+    }
+    warn_misplaced_options(a->rest, pi);
+    char *prog = mc_resolve_program(a->rest[pi], wdir, path_env, err, sizeof err);
+    if (prog == NULL) {
+        fprintf(stderr, "mpicheck: %s\n", err);
+        return 2;
+    }
+    if (a->cfg.launcher != NULL && (mc_split_words(a->cfg.launcher, words) <= 0)) {
+        fprintf(stderr, "mpicheck: invalid value '%s' for --launcher: expected a command\n",
+                a->cfg.launcher);
+        free(prog);
+        return 2;
+    }
+    int rc = mc_detect_flavor(prog, a->rest[pi], a->cfg.mpi, *words ? (*words)[0] : NULL,
+                              path_env, flavor, err, sizeof err);
+    free(prog);
+    if (rc != 0) {
+        fprintf(stderr, "mpicheck: %s\n", err);
+        return 2;
+    }
+    char *self = realpath("/proc/self/exe", NULL);
+    char *found = mc_find_library(*flavor, self, env_get, err, sizeof err);
+    free(self);
+    if (found == NULL) {
+        fprintf(stderr, "mpicheck: %s\n", err);
+        return 2;
+    }
+    /* LD_PRELOAD is resolved in each rank's working directory. */
+    *lib = realpath(found, NULL);
+    if (*lib == NULL)
+        *lib = found;
+    else
+        free(found);
+    if (*words == NULL) {
+        const char *name = mc_default_launcher(*flavor, path_env, err, sizeof err);
+        if (name == NULL || mc_split_words(name, words) <= 0) {
+            fprintf(stderr, "mpicheck: %s\n", name ? "out of memory" : err);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    char err[4096];
+    mc_args a;
+    char **words = NULL, *lib = NULL, *dir = NULL;
+    mc_mpi_flavor flavor = MC_MPI_UNKNOWN;
+    int code;
+
+    switch (mc_args_parse(argc, argv, env_get, environ, &a, err, sizeof err)) {
+    case MC_ARGS_HELP:
+        mc_args_usage(stdout);
+        mc_config_clear(&a.cfg);
+        return 0;
+    case MC_ARGS_VERSION:
+        printf("mpicheck %s\n", PACKAGE_VERSION);
+        mc_config_clear(&a.cfg);
+        return 0;
+    case MC_ARGS_ERROR:
+        fprintf(stderr, "mpicheck: %s\n", err);
+        mc_config_clear(&a.cfg);
+        return 2;
+    default:
+        break;
+    }
+
+    code = prepare(&a, &words, &lib, &flavor);
+    if (code >= 0)
+        goto out;
+    code = 2;
+
+    mc_mpi_flavor kind = mc_launcher_flavor(words[0], getenv("PATH"));
+    if (kind != MC_MPI_UNKNOWN && kind != flavor)
+        fprintf(stderr, "mpicheck: warning: the launcher '%s' belongs to %s but the "
+                "program uses %s\n", words[0], mc_flavor_display(kind),
+                mc_flavor_display(flavor));
+    if ((dir = make_part_dir()) == NULL)
+        goto out;
+
+    /* An explicit MPICHECK_COLOR wins; otherwise color when a person sees
+     * the ranks' stderr (it is the same terminal as ours). */
+    const char *color_env = getenv("MPICHECK_COLOR");
+    int color = color_env && *color_env ? a.cfg.color : isatty(STDERR_FILENO);
+
+    mc_command_spec spec = {
+        .launcher = words, .launcher_kind = kind, .rest = a.rest, .nrest = a.nrest,
+        .library = lib, .old_preload = getenv("LD_PRELOAD"), .dir = dir,
+        .cfg = &a.cfg, .color = color, .envp = environ,
+    };
+    mc_command cmd;
+    if (mc_build_command(&spec, &cmd) != 0) {
+        fprintf(stderr, "mpicheck: out of memory\n");
+        goto out;
+    }
+    int wstatus = 0;
+    int started = mc_run_job(&cmd, &wstatus) == 0;
+    mc_command_clear(&cmd);
+    if (started) {
+        int job_code = mc_status_exit_code(wstatus);
+        /* Hydra's mpiexec exits 0 after SIGINT: an interrupted job must
+         * not look like a successful one. */
+        if (job_code == 0 && mc_run_forwarded_signal() != 0)
+            job_code = 128 + mc_run_forwarded_signal();
+        code = finish(dir, &a.cfg, job_code);
+    }
+
+out:
+    if (dir != NULL) {
+        const char *keep = getenv("MPICHECK_KEEP_DIR");
+        int keep_it = 0;
+        if (keep != NULL && *keep != '\0' && mc_parse_bool(keep, &keep_it) != 0)
+            keep_it = 1; /* any other non-empty value: better kept than lost */
+        if (keep_it)
+            fprintf(stderr, "mpicheck: report parts kept in %s\n", dir);
+        else
+            nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(dir);
+    }
+    mc_free_words(words);
+    free(lib);
+    mc_config_clear(&a.cfg);
+    return code;
+}

@@ -1,0 +1,139 @@
+/*
+ * finding.c - the class vocabulary (names, descriptions), severity names and
+ * freeing of a finding. No MPI, no JSON: linked into both the library and the
+ * launcher.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "finding.h"
+
+/* Indexed by mc_class. The names are the public interface (JSON "class",
+ * SARIF ruleId, docs/checks.md headings): never rename one. */
+static const struct {
+    const char *name;
+    const char *description;
+} classes[MC_CLASS_COUNT_] = {
+    [MC_CLASS_DEADLOCK] = {"deadlock",
+        "Ranks are blocked forever, each waiting for an operation of another "
+        "rank in the cycle."},
+    [MC_CLASS_POTENTIAL_DEADLOCK] = {"potential-deadlock",
+        "The calls deadlock when the MPI library does not buffer standard-mode "
+        "sends; the run only completed thanks to buffering."},
+    [MC_CLASS_COLLECTIVE_MISMATCH] = {"collective-mismatch",
+        "Ranks of one communicator call different collectives, or the same "
+        "collective with inconsistent root, operation, count or datatype."},
+    [MC_CLASS_TYPE_MISMATCH] = {"type-mismatch",
+        "The type signatures of matching send and receive operations differ."},
+    [MC_CLASS_INVALID_ARGUMENT] = {"invalid-argument",
+        "An MPI call got an invalid argument, such as a negative count, a rank "
+        "or tag out of range, or a null or freed handle."},
+    [MC_CLASS_REQUEST_FREE_ACTIVE] = {"request-free-active",
+        "MPI_Request_free was called on an active request, so its completion "
+        "can no longer be detected."},
+    [MC_CLASS_REQUEST_LEAK] = {"request-leak",
+        "A nonblocking or persistent request was neither completed nor freed "
+        "before MPI_Finalize."},
+    [MC_CLASS_RESOURCE_LEAK] = {"resource-leak",
+        "A communicator, datatype, group, operation or other MPI object was "
+        "not freed before MPI_Finalize."},
+    [MC_CLASS_LOST_MESSAGE] = {"lost-message",
+        "A message was sent but never received before MPI_Finalize."},
+    [MC_CLASS_BUFFER_MODIFIED] = {"buffer-modified",
+        "The buffer of a pending nonblocking operation was modified before "
+        "the operation completed."},
+    [MC_CLASS_INTERCOMM_MISMATCH] = {"intercomm-mismatch",
+        "The two groups of an intercommunicator make mismatched calls or pass "
+        "incompatible arguments."},
+    [MC_CLASS_INTERCOMM_NONUNIFORM] = {"intercomm-nonuniform",
+        "Ranks of one group of an intercommunicator pass different values for "
+        "an argument that must be the same on the whole group, such as root."},
+    [MC_CLASS_CALL_ORDER] = {"call-order",
+        "MPI calls were made in an invalid order, such as before MPI_Init or "
+        "after MPI_Finalize."},
+};
+
+const char *mc_class_name(mc_class cls)
+{
+    /* The cast catches negative values from a stray int as well. */
+    if ((unsigned)cls >= MC_CLASS_COUNT_)
+        return NULL;
+    return classes[cls].name;
+}
+
+int mc_class_from_name(const char *name)
+{
+    if (name == NULL)
+        return -1;
+    for (int i = 0; i < MC_CLASS_COUNT_; i++)
+        if (strcmp(classes[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const char *mc_severity_name(mc_severity sev)
+{
+    switch (sev) {
+    case MC_SEV_ERROR:
+        return "error";
+    case MC_SEV_WARNING:
+        return "warning";
+    }
+    return NULL;
+}
+
+const char *mc_class_description(mc_class cls)
+{
+    if ((unsigned)cls >= MC_CLASS_COUNT_)
+        return NULL;
+    return classes[cls].description;
+}
+
+void mc_finding_clear(mc_finding *f)
+{
+    if (f == NULL)
+        return;
+    free(f->message);
+    free(f->ranks);
+    /* Readers allocate arrays zeroed and set their counts up front (see
+     * mc_finding_from_json in part.c), so a half-built finding frees too. */
+    for (size_t c = 0; f->calls && c < f->ncalls; c++) {
+        mc_call_text *call = &f->calls[c];
+        free(call->call);
+        for (size_t a = 0; call->args && a < call->nargs; a++) {
+            free(call->args[a].name);
+            free(call->args[a].value);
+        }
+        free(call->args);
+        for (size_t s = 0; call->stack && s < call->nframes; s++) {
+            free(call->stack[s].function);
+            free(call->stack[s].file);
+            free(call->stack[s].module);
+        }
+        free(call->stack);
+    }
+    free(f->calls);
+    memset(f, 0, sizeof *f);
+}
+
+/* How bad each class is: the severity of its findings and SARIF's default level. */
+static const mc_severity default_level[MC_CLASS_COUNT_] = {
+    [MC_CLASS_DEADLOCK] = MC_SEV_ERROR,
+    [MC_CLASS_POTENTIAL_DEADLOCK] = MC_SEV_WARNING,
+    [MC_CLASS_COLLECTIVE_MISMATCH] = MC_SEV_ERROR,
+    [MC_CLASS_TYPE_MISMATCH] = MC_SEV_ERROR,
+    [MC_CLASS_INVALID_ARGUMENT] = MC_SEV_ERROR,
+    [MC_CLASS_REQUEST_FREE_ACTIVE] = MC_SEV_ERROR,
+    [MC_CLASS_REQUEST_LEAK] = MC_SEV_WARNING,
+    [MC_CLASS_RESOURCE_LEAK] = MC_SEV_WARNING,
+    [MC_CLASS_LOST_MESSAGE] = MC_SEV_WARNING,
+    [MC_CLASS_BUFFER_MODIFIED] = MC_SEV_ERROR,
+    [MC_CLASS_INTERCOMM_MISMATCH] = MC_SEV_ERROR,
+    [MC_CLASS_INTERCOMM_NONUNIFORM] = MC_SEV_ERROR,
+    [MC_CLASS_CALL_ORDER] = MC_SEV_ERROR,
+};
+
+mc_severity mc_class_default_severity(mc_class cls)
+{
+    return cls >= 0 && cls < MC_CLASS_COUNT_ ? default_level[cls] : MC_SEV_ERROR;
+}

@@ -1,0 +1,225 @@
+/*
+ * sarif.c - SARIF 2.1.0 log of a merged report, for code-scanning UIs
+ * (GitHub, VS Code SARIF viewer). Mapping documented in
+ * docs/report-format.md: one rule per class, one result per finding, the
+ * first call's source location as the result's location, the other calls as
+ * related locations.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "finding_json.h"
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define INFO_URI "https://github.com/mpicheck/mpicheck"
+
+
+/* SARIF wants a URI reference: relative paths stay relative (a viewer
+ * resolves them against its source root), absolute ones become file:// URIs.
+ * Everything but unreserved characters and '/' is percent-encoded, so spaces,
+ * '%', '#' and non-ASCII bytes (as UTF-8 octets, RFC 3986) survive. */
+static char *path_uri(const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const char *scheme = path[0] == '/' ? "file://" : "";
+    char *out = malloc(strlen(scheme) + strlen(path) * 3 + 1), *o;
+
+    if (out == NULL)
+        return NULL;
+    o = out + strlen(strcpy(out, scheme));
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+            (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
+            *o++ = (char)*p;
+        } else {
+            *o++ = '%';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* The first frame of call with a source file: the innermost frame is often
+ * an inlined helper or a library without debug info. */
+static const mc_frame *source_frame(const mc_call_text *c)
+{
+    for (size_t i = 0; c->stack && i < c->nframes; i++)
+        if (c->stack[i].file)
+            return &c->stack[i];
+    return NULL;
+}
+
+static json_t *physical_location(const mc_frame *fr)
+{
+    char *uri = path_uri(fr->file);
+    json_t *pl = uri ? json_pack("{s:{s:s}}", "artifactLocation", "uri", uri) : NULL;
+    free(uri);
+    /* startLine must be >= 1: an unknown line means no region at all */
+    if (pl && fr->line > 0 &&
+        json_object_set_new(pl, "region", json_pack("{s:i}", "startLine", fr->line))) {
+        json_decref(pl);
+        return NULL;
+    }
+    return pl;
+}
+
+/* message + " (rank 3)" / " (ranks 0, 1)" / " (ranks 0-63, 70)": runs of
+ * three or more ranks are shortened so a 1000-rank finding stays readable.
+ * A negative rank (unknown: reported before MPI_Init) shows as "?". */
+static char *result_text(const mc_finding *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+
+    if (m == NULL)
+        return NULL;
+    fputs(f->message ? f->message : "", m);
+    if (f->ranks && f->nranks)
+        fprintf(m, " (%s ", f->nranks == 1 ? "rank" : "ranks");
+    for (size_t i = 0; f->ranks && i < f->nranks;) {
+        size_t j = i;
+        while (f->ranks[i] >= 0 && j + 1 < f->nranks && f->ranks[j + 1] == f->ranks[j] + 1)
+            j++;
+        if (f->ranks[i] < 0)
+            fprintf(m, "%s?", i ? ", " : "");
+        else
+            fprintf(m, "%s%d", i ? ", " : "", f->ranks[i]);
+        if (j >= i + 2)
+            fprintf(m, "-%d", f->ranks[j]);
+        else
+            j = i;
+        i = j + 1;
+    }
+    if (f->ranks && f->nranks)
+        fputc(')', m);
+    if (fclose(m) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static json_t *related_location(const mc_call_text *c, size_t id)
+{
+    char rank[16] = "?";
+    const mc_frame *fr = source_frame(c);
+    json_t *loc;
+
+    if (c->rank >= 0)
+        snprintf(rank, sizeof rank, "%d", c->rank);
+    /* id keeps two calls at the same place distinct: SARIF requires
+     * relatedLocations items to be unique. */
+    loc = json_pack("{s:I}", "id", (json_int_t)id);
+    if (loc && fr && json_object_set_new(loc, "physicalLocation", physical_location(fr)))
+        goto fail;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m == NULL)
+        goto fail;
+    fprintf(m, "rank %s: %s", rank, c->call ? c->call : "?");
+    if (fclose(m) != 0 ||
+        json_object_set_new(loc, "message", json_pack("{s:o}", "text", mc_json_str(text)))) {
+        free(text);
+        goto fail;
+    }
+    free(text);
+    return loc;
+fail:
+    json_decref(loc);
+    return NULL;
+}
+
+static json_t *result(const mc_finding *f)
+{
+    const char *name = mc_class_name(f->cls);
+    const mc_frame *fr = f->ncalls ? source_frame(&f->calls[0]) : NULL;
+    char *text = result_text(f);
+    json_t *res = NULL, *locs = NULL;
+
+    if (name == NULL || text == NULL)
+        goto fail;
+    res = json_pack("{s:s, s:i, s:s, s:{s:o}}", "ruleId", name, "ruleIndex", (int)f->cls,
+                    "level", mc_severity_name(f->severity) ? mc_severity_name(f->severity) : "error",
+                    "message", "text", mc_json_str(text));
+    /* SARIF 2.1.0 lets a result have no location (the schema default is
+     * []); an explicit empty array keeps consumers that iterate it simple. */
+    locs = json_array();
+    if (res == NULL || locs == NULL ||
+        (fr && json_array_append_new(locs, json_pack("{s:o}", "physicalLocation",
+                                                       physical_location(fr)))))
+        goto fail;
+    if (json_object_set(res, "locations", locs))
+        goto fail;
+    if (f->ncalls > 1) {
+        json_t *rel = json_array();
+        if (json_object_set_new(res, "relatedLocations", rel))
+            goto fail;
+        for (size_t i = 1; i < f->ncalls; i++)
+            if (json_array_append_new(rel, related_location(&f->calls[i], i)))
+                goto fail;
+    }
+    json_decref(locs);
+    free(text);
+    return res;
+fail:
+    json_decref(locs);
+    json_decref(res);
+    free(text);
+    return NULL;
+}
+
+static json_t *rules(void)
+{
+    json_t *arr = json_array();
+    for (int c = 0; arr && c < MC_CLASS_COUNT_; c++) {
+        json_t *r = json_pack("{s:s, s:{s:s}, s:{s:s}}",
+                              "id", mc_class_name((mc_class)c),
+                              "shortDescription", "text", mc_class_description((mc_class)c),
+                              "defaultConfiguration", "level",
+                              mc_severity_name(mc_class_default_severity((mc_class)c)));
+        if (json_array_append_new(arr, r)) {
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+int mc_report_write_sarif(const char *path, const mc_report_doc *doc,
+                          const char *tool_version)
+{
+    json_t *results = json_array(), *log = NULL;
+    int rc = -1;
+
+    if (doc == NULL) {
+        json_decref(results);
+        errno = EINVAL;
+        return -1;
+    }
+    for (size_t i = 0; results && i < doc->nfindings; i++)
+        if (json_array_append_new(results, result(&doc->findings[i])))
+            goto out;
+    /* "o" steals the references, also when packing fails. */
+    /* s*: no "version" member when unknown (SARIF has no null version). */
+    log = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s*, s:s, s:o}}, s:o}]}",
+                    "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs",
+                    "tool", "driver", "name", "mpicheck",
+                    "version", tool_version, "informationUri", INFO_URI,
+                    "rules", rules(), "results", results);
+    results = NULL;
+    if (log)
+        rc = mc_json_write_path(path, log, JSON_INDENT(2) | MC_JSON_FLAGS);
+out:
+    if (rc && !log && errno != EINVAL)
+        errno = ENOMEM;
+    json_decref(results);
+    json_decref(log);
+    return rc;
+}

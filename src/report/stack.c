@@ -1,0 +1,214 @@
+/*
+ * stack.c - capture (libunwind) and resolution (libdwfl) of call stacks.
+ *
+ * Build: pkg-config libunwind libdw (-lunwind -ldw -lelf), plus -lpthread;
+ * dl_iterate_phdr is in libc. Safe to compile with -fPIC -O2.
+ *
+ * Which frames are "ours": a text range [lo, hi). If mc_stack_set_self_range()
+ * was never called, the first capture computes the executable segment(s) of
+ * the object that contains this file: all of libmpicheck.so when built into
+ * it, but the WHOLE executable when stack.c is linked into a program (unit
+ * tests), so such programs call mc_stack_set_self_range(0, 0) to skip nothing.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#include <elfutils/libdwfl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stack.h"
+
+/* unw_backtrace (cached fast path, ~40 ns for a short stack) is ~60x cheaper
+ * than an unw_step loop, but it cannot skip frames on the fly, so it fills a
+ * raw buffer first: our own frames plus the ones asked for, up to RAW_MAX.
+ * Frames deeper than RAW_MAX are lost; a report needs the innermost ones. */
+#define RAW_SLACK 32
+#define RAW_MAX 256
+
+/* The range is read without a lock on every capture; the mutex only orders
+ * the one-time lazy computation against an explicit mc_stack_set_self_range. */
+static uintptr_t self_lo, self_hi;
+static int self_known;
+static pthread_mutex_t self_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+
+struct seg_search {
+    uintptr_t target, lo, hi;
+};
+
+static int find_text_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct seg_search *s = data;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    int hit = 0;
+    (void)size;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+        if (s->target >= a && s->target < b)
+            hit = 1;
+        if (a < lo)
+            lo = a;
+        if (b > hi)
+            hi = b;
+    }
+    if (!hit)
+        return 0;
+    s->lo = lo;
+    s->hi = hi;
+    return 1; /* stop iterating */
+}
+
+static void compute_self_range(void)
+{
+    /* The address of a static function: an exported one could be the PLT
+     * stub of a non-PIE executable instead of our own code. */
+    struct seg_search s = { (uintptr_t)&compute_self_range, 0, 0 };
+    dl_iterate_phdr(find_text_cb, &s); /* not found: empty range, skip none */
+    pthread_mutex_lock(&self_lock);
+    if (!__atomic_load_n(&self_known, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&self_lo, s.lo, __ATOMIC_RELAXED);
+        __atomic_store_n(&self_hi, s.hi, __ATOMIC_RELAXED);
+        __atomic_store_n(&self_known, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&self_lock);
+}
+
+void mc_stack_set_self_range(uintptr_t lo, uintptr_t hi)
+{
+    pthread_mutex_lock(&self_lock);
+    __atomic_store_n(&self_lo, lo, __ATOMIC_RELAXED);
+    __atomic_store_n(&self_hi, hi, __ATOMIC_RELAXED);
+    __atomic_store_n(&self_known, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&self_lock);
+}
+
+/* noinline: the skip below relies on this function having its own frame. */
+__attribute__((noinline)) size_t mc_stack_capture(uintptr_t *pcs, size_t max)
+{
+    void *raw[RAW_MAX];
+    /* Everything innermost of our caller's return address is libunwind's or
+     * ours; finding it skips those even when the self range is empty. */
+    uintptr_t caller = (uintptr_t)__builtin_return_address(0);
+    size_t nraw, start = 0, n = 0;
+
+    if (max == 0 || pcs == NULL)
+        return 0;
+    if (!__atomic_load_n(&self_known, __ATOMIC_ACQUIRE))
+        pthread_once(&self_once, compute_self_range);
+    uintptr_t lo = __atomic_load_n(&self_lo, __ATOMIC_RELAXED);
+    uintptr_t hi = __atomic_load_n(&self_hi, __ATOMIC_RELAXED);
+
+    nraw = max < RAW_MAX - RAW_SLACK ? max + RAW_SLACK : RAW_MAX;
+    int got = unw_backtrace(raw, (int)nraw); /* falls back to unw_step itself */
+    nraw = got > 0 ? (size_t)got : 0;
+    for (size_t i = 0; i < nraw && i < 8; i++) /* it is at [2] in 1.6 */
+        if ((uintptr_t)raw[i] == caller) {
+            start = i;
+            break;
+        }
+    for (size_t i = start; i < nraw && n < max; i++) {
+        uintptr_t pc = (uintptr_t)raw[i];
+        if (pc == 0 || (pc >= lo && pc < hi))
+            continue;
+        pcs[n++] = pc;
+    }
+    return n;
+}
+
+/* One Dwfl for the process: building it reads /proc/self/maps and opens
+ * every ELF lazily, far too slow per report. libdwfl is not thread-safe. */
+static Dwfl *dwfl;
+static pthread_mutex_t dwfl_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *debuginfo_path; /* NULL: libdwfl's default search path */
+static const Dwfl_Callbacks dwfl_cbs = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+};
+
+/* (Re)reads the mappings; a re-report keeps the modules still mapped and
+ * adds the ones dlopen'ed since. Caller holds dwfl_lock. */
+static int dwfl_rereport(Dwfl *d)
+{
+    dwfl_report_begin(d);
+    int rc = dwfl_linux_proc_report(d, getpid());
+    if (dwfl_report_end(d, NULL, NULL) != 0)
+        return -1;
+    return rc;
+}
+
+static void resolve_one(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
+{
+    /* pc is a return address: pc - 1 is inside the call instruction, which
+     * matters when the call is the last instruction of a function or line. */
+    Dwarf_Addr a = pc - 1;
+    int line = 0;
+
+    const char *path =
+        dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    if (path)
+        f->module = strdup(path);
+    const char *fn = dwfl_module_addrname(mod, a);
+    if (fn) /* "__libc_start_main@@GLIBC_2.34": the version is noise here */
+        f->function = strndup(fn, strcspn(fn, "@"));
+    Dwfl_Line *l = dwfl_module_getsrc(mod, a); /* NULL without debug info */
+    if (l) {
+        const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+        if (file) {
+            f->file = strdup(file);
+            f->line = line;
+        }
+    }
+}
+
+void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out)
+{
+    int rereported = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].pc = pcs[i];
+    }
+    pthread_mutex_lock(&dwfl_lock);
+    if (!dwfl) {
+        dwfl = dwfl_begin(&dwfl_cbs);
+        if (dwfl && dwfl_rereport(dwfl) < 0) {
+            dwfl_end(dwfl);
+            dwfl = NULL; /* retried on the next report */
+        }
+    }
+    for (size_t i = 0; dwfl && i < n; i++) {
+        if (pcs[i] == 0)
+            continue;
+        Dwfl_Module *mod = dwfl_addrmodule(dwfl, pcs[i] - 1);
+        /* Unknown address: maybe a library dlopen'ed after the last report.
+         * Once per call, so a stack of garbage costs one re-read, not n. */
+        if (!mod && !rereported) {
+            rereported = 1;
+            dwfl_rereport(dwfl);
+            mod = dwfl_addrmodule(dwfl, pcs[i] - 1);
+        }
+        if (mod)
+            resolve_one(mod, pcs[i], &out[i]);
+    }
+    pthread_mutex_unlock(&dwfl_lock);
+}
+
+void mc_frames_free(mc_frame *frames, size_t n)
+{
+    for (size_t i = 0; frames && i < n; i++) {
+        free(frames[i].function);
+        free(frames[i].file);
+        free(frames[i].module);
+        frames[i].function = frames[i].file = frames[i].module = NULL;
+    }
+}

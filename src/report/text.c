@@ -1,0 +1,117 @@
+/*
+ * text.c - the human-readable block printed on stderr for one finding
+ * (layout in writers.h). Every line starts with "mpicheck: " so the block
+ * can be told apart from the application's own output and grepped.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "writers.h"
+
+/* Frames deeper than this are rarely useful and make a deadlock report of
+ * many ranks unreadable. */
+#define MAX_FRAMES 12
+
+#define RED_BOLD "\033[1;31m"
+#define YELLOW "\033[33m"
+#define RESET "\033[0m"
+
+/* Writes s with control characters shown as '?': a newline would break the
+ * one-prefix-per-line layout, and an escape sequence from a file name or
+ * argument must not reach the terminal. */
+static void put_clean(FILE *m, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        fputc(c < 0x20 && c != '\t' ? '?' : c == 0x7f ? '?' : (int)c, m);
+    }
+}
+
+static void put_str(FILE *m, const char *s, const char *dflt)
+{
+    s = s ? s : dflt;
+    put_clean(m, s, strlen(s));
+}
+
+static void put_frame(FILE *m, const mc_frame *fr)
+{
+    fputs("mpicheck:     at ", m);
+    if (fr->file) {
+        put_str(m, fr->function, "??");
+        fputs(" (", m);
+        put_str(m, fr->file, "");
+        if (fr->line > 0)
+            fprintf(m, ":%d", fr->line);
+        fputc(')', m);
+    } else if (fr->module) {
+        /* The frame has the absolute pc only (not the load address), so the
+         * offset inside the module is unknown: show where the pc is. */
+        put_str(m, fr->function, "??");
+        fputs(" (", m);
+        put_str(m, fr->module, "");
+        fprintf(m, " @ 0x%" PRIxPTR ")", fr->pc);
+    } else if (fr->function) {
+        put_str(m, fr->function, "");
+        fprintf(m, " (0x%" PRIxPTR ")", fr->pc);
+    } else {
+        fprintf(m, "0x%" PRIxPTR, fr->pc);
+    }
+    fputc('\n', m);
+}
+
+static void put_call(FILE *m, const mc_call_text *c)
+{
+    if (c->rank >= 0)
+        fprintf(m, "mpicheck:   rank %d: ", c->rank);
+    else
+        fputs("mpicheck:   rank ?: ", m);
+    put_str(m, c->call, "?");
+    fputc('(', m);
+    for (size_t i = 0; c->args && i < c->nargs; i++) {
+        if (i)
+            fputs(", ", m);
+        put_str(m, c->args[i].name, "?");
+        fputc('=', m);
+        put_str(m, c->args[i].value, "?");
+    }
+    fputs(")\n", m);
+    for (size_t i = 0; c->stack && i < c->nframes && i < MAX_FRAMES; i++) {
+        put_frame(m, &c->stack[i]);
+        /* What is above main is the C runtime's start-up code. */
+        if (c->stack[i].function && strcmp(c->stack[i].function, "main") == 0)
+            break;
+    }
+}
+
+char *mc_finding_format_text(const mc_finding *f, int color)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m;
+
+    if (f == NULL || (m = open_memstream(&buf, &len)) == NULL)
+        return NULL;
+    int warn = f->severity == MC_SEV_WARNING;
+    const char *on = !color ? "" : warn ? YELLOW : RED_BOLD;
+    fprintf(m, "mpicheck: %s%s%s ", on, warn ? "WARNING" : "ERROR", color ? RESET : "");
+    put_str(m, mc_class_name(f->cls), "?");
+    fputc('\n', m);
+    /* A multi-line message keeps the prefix on each of its lines. */
+    for (const char *s = f->message; s && *s;) {
+        size_t n = strcspn(s, "\n");
+        fputs("mpicheck:   ", m);
+        put_clean(m, s, n);
+        fputc('\n', m);
+        s += n + (s[n] == '\n');
+    }
+    for (size_t i = 0; f->calls && i < f->ncalls; i++)
+        put_call(m, &f->calls[i]);
+    if (fclose(m) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

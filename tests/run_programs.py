@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""Run the MPI test programs in tests/programs/ under mpicheck and judge them.
+
+Usage:
+  run_programs.py --flavor openmpi|mpich --mpicc CMD --mpicheck PATH
+                  --builddir DIR [--schema FILE] [--jobs N] [PATTERN...]
+
+Every tests/programs/*.c starts with a header line
+
+  /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich] */
+
+The program is compiled with CMD (-g -O0 -Wall) into DIR/<flavor>/ (only when
+the source is newer than the executable) and run as
+
+  timeout -k 5 120 PATH --timeout=<TIMEOUT or 2> --mode=<MODE or strict>
+          --report=<tmp>/report.json -- <launcher args> -np <n> <exe>
+
+(launcher args: --oversubscribe for openmpi, none for mpich). A program whose
+FLAVOR is the other flavor is not run and not counted.
+
+Verdict for EXPECT <class>: the report exists and is valid JSON, some finding
+has that class, stderr contains "mpicheck: ERROR <class>" or
+"mpicheck: WARNING <class>", and the exit code is 3 when the report holds an
+error finding, 0 otherwise. For EXPECT OK: the report exists, has no findings,
+the exit code is 0 and stderr has no "mpicheck: ERROR"/"mpicheck: WARNING".
+With --schema (and the jsonschema module installed) each report is also
+validated against the schema.
+
+A PATTERN selects programs by file name: a shell glob ("invalid_argument_*")
+matched against the name with or without ".c", or, without glob characters, a
+substring of the name. The last line printed is exactly "N passed, N failed";
+the exit status is 1 when a test failed or none was selected, 0 otherwise.
+
+Standard library only; jsonschema is optional.
+"""
+
+import argparse
+import concurrent.futures
+import fnmatch
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS_DIR = os.path.join(HERE, "programs")
+
+HARD_LIMIT_S = 120          # per run, enforced with timeout(1)
+KILL_AFTER_S = 5            # timeout -k
+DEFAULT_TIMEOUT_S = "2"     # mpicheck --timeout when the header gives none
+DEFAULT_MODE = "strict"
+ERROR_EXITCODE = 3          # mpicheck's default --error-exitcode
+STDERR_TAIL = 40
+
+OPENMPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    # CMA/ptrace single-copy fails in many containers; plain copy-in/out works.
+    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+}
+
+HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
+KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
+CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR"}
+
+print_lock = threading.Lock()
+
+
+class HeaderError(Exception):
+    pass
+
+
+def parse_header(path):
+    """Returns a dict with expect, np, mode, timeout, flavor (None when absent)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        first = f.readline().rstrip("\n")
+    m = HEADER_RE.match(first)
+    if not m:
+        raise HeaderError("first line is not a '/* EXPECT: ... NP: n */' header: %r"
+                          % first[:120])
+    text = "EXPECT: " + m.group("body")
+    pairs = KEY_RE.findall(text)
+    # Everything in the header must be KEY: value pairs.
+    if KEY_RE.sub("", text).strip():
+        raise HeaderError("unparsable header text: %r" % first)
+    fields = {}
+    for key, value in pairs:
+        if key not in KNOWN_KEYS:
+            raise HeaderError("unknown header key %s" % key)
+        if key in fields:
+            raise HeaderError("header key %s given twice" % key)
+        fields[key] = value
+    if "NP" not in fields:
+        raise HeaderError("header has no NP")
+    expect = fields["EXPECT"]
+    if expect != "OK" and not CLASS_RE.match(expect):
+        raise HeaderError("EXPECT must be OK or a finding class, not %r" % expect)
+    try:
+        np_ = int(fields["NP"])
+        if np_ < 1:
+            raise ValueError
+    except ValueError:
+        raise HeaderError("NP must be a positive integer, not %r" % fields["NP"])
+    mode = fields.get("MODE")
+    if mode is not None and mode not in ("strict", "fast"):
+        raise HeaderError("MODE must be strict or fast, not %r" % mode)
+    timeout = fields.get("TIMEOUT")
+    if timeout is not None:
+        try:
+            if float(timeout) <= 0:
+                raise ValueError
+        except ValueError:
+            raise HeaderError("TIMEOUT must be a positive number, not %r" % timeout)
+    flavor = fields.get("FLAVOR")
+    if flavor is not None and flavor not in ("openmpi", "mpich"):
+        raise HeaderError("FLAVOR must be openmpi or mpich, not %r" % flavor)
+    return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
+            "flavor": flavor}
+
+
+def matches(name, patterns):
+    if not patterns:
+        return True
+    stem = name[:-2] if name.endswith(".c") else name
+    for p in patterns:
+        if any(c in p for c in "*?["):
+            if fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(stem, p):
+                return True
+        elif p in name:
+            return True
+    return False
+
+
+def tail(text, n=STDERR_TAIL):
+    lines = text.splitlines()
+    return "\n".join(lines[-n:])
+
+
+class Result:
+    def __init__(self, name):
+        self.name = name
+        self.ok = False
+        self.reasons = []
+        self.stderr = None
+        self.notes = []
+        self.elapsed = 0.0
+        self.tmpdir = None
+        self.cmd = None
+        self.rc = None
+
+
+def compile_program(src, exe, mpicc):
+    """Compiles src into exe unless exe is newer. Returns (ok, message)."""
+    if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(src):
+        return True, ""
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    tmp_exe = "%s.tmp%d.%d" % (exe, os.getpid(), threading.get_ident())
+    cmd = shlex.split(mpicc) + ["-g", "-O0", "-Wall", "-o", tmp_exe, src]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, errors="replace")
+    except OSError as e:
+        return False, "cannot run %s: %s" % (cmd[0], e)
+    if p.returncode != 0:
+        try:
+            os.unlink(tmp_exe)
+        except OSError:
+            pass
+        shown = cmd[:-2] + [exe, src]
+        return False, "compilation failed (%s):\n%s" % (
+            " ".join(shlex.quote(c) for c in shown), p.stdout.rstrip())
+    os.replace(tmp_exe, exe)
+    return True, p.stdout.rstrip()
+
+
+def run_once(cmd, env, cwd):
+    """Runs cmd in its own session; returns (rc, stdout, stderr, elapsed)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, env=env, cwd=cwd,
+                            start_new_session=True)
+    try:
+        # timeout(1) enforces the limit; this is only a backstop in case it
+        # cannot (e.g. a child ignoring signals from another process group).
+        out, err = proc.communicate(timeout=HARD_LIMIT_S + KILL_AFTER_S + 15)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, err = proc.communicate()
+    # Whatever the outcome, leave no stray process of this run behind.
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    return (proc.returncode, out.decode("utf-8", "replace"),
+            err.decode("utf-8", "replace"), time.monotonic() - start)
+
+
+def stderr_has(stderr, cls=None):
+    if cls is None:
+        return re.search(r"mpicheck: (ERROR|WARNING)\b", stderr) is not None
+    return re.search(r"mpicheck: (ERROR|WARNING) %s(?![\w-])" % re.escape(cls),
+                     stderr) is not None
+
+
+def judge(res, hdr, rc, stderr, report_path, validator):
+    expect = hdr["expect"]
+    reasons = res.reasons
+    if rc == 124 or rc == -9 or rc == 137:
+        reasons.append("run killed after the hard limit of %d s (hang?)" % HARD_LIMIT_S)
+    report = None
+    if not os.path.exists(report_path):
+        reasons.append("no report file written (%s)" % report_path)
+    else:
+        try:
+            with open(report_path, encoding="utf-8") as f:
+                report = json.load(f)
+        except (ValueError, UnicodeDecodeError) as e:
+            reasons.append("report is not valid JSON: %s" % e)
+    findings = []
+    if report is not None:
+        if not isinstance(report, dict) or not isinstance(report.get("findings"), list):
+            reasons.append("report has no \"findings\" array")
+            report = None
+        else:
+            findings = [f for f in report["findings"] if isinstance(f, dict)]
+            if len(findings) != len(report["findings"]):
+                reasons.append("report has findings that are not objects")
+    if report is not None and validator is not None:
+        errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
+        for e in errors[:5]:
+            where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+            reasons.append("report fails the schema at %s: %s" % (where, e.message))
+        if len(errors) > 5:
+            reasons.append("... and %d more schema violations" % (len(errors) - 5))
+
+    found = ", ".join("%s(%s)" % (f.get("class"), f.get("severity")) for f in findings)
+    if expect == "OK":
+        if report is not None and findings:
+            reasons.append("expected no findings, report has %d: %s" % (len(findings), found))
+        if rc != 0 and rc not in (124, -9, 137):
+            reasons.append("expected exit code 0, got %s" % rc)
+        if stderr_has(stderr):
+            reasons.append("stderr has an 'mpicheck: ERROR/WARNING' block")
+    else:
+        if report is not None:
+            if not any(f.get("class") == expect for f in findings):
+                reasons.append("no finding of class %s in the report (found: %s)"
+                               % (expect, found or "none"))
+            want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
+                                            for f in findings) else 0
+            if rc != want_rc and rc not in (124, -9, 137):
+                reasons.append("expected exit code %d (%s), got %s" % (
+                    want_rc, "report has an error" if want_rc else
+                    "report has no error", rc))
+        if not stderr_has(stderr, expect):
+            reasons.append("stderr has no 'mpicheck: ERROR %s' or "
+                           "'mpicheck: WARNING %s' block" % (expect, expect))
+    res.ok = not reasons
+
+
+def run_test(src, hdr, args, validator):
+    name = os.path.basename(src)
+    stem = name[:-2]
+    res = Result(name)
+    start = time.monotonic()
+    exe = os.path.join(os.path.abspath(args.builddir), args.flavor, stem)
+    ok, msg = compile_program(src, exe, args.mpicc)
+    if not ok:
+        res.reasons.append(msg)
+        res.elapsed = time.monotonic() - start
+        return res
+    if msg:
+        res.notes.append("compiler output:\n" + msg)
+
+    tmpdir = tempfile.mkdtemp(prefix="%s-" % stem, dir=os.path.join(
+        os.path.abspath(args.builddir), args.flavor))
+    res.tmpdir = tmpdir
+    report_path = os.path.join(tmpdir, "report.json")
+    launcher_args = ["--oversubscribe"] if args.flavor == "openmpi" else []
+    cmd = (["timeout", "-k", str(KILL_AFTER_S), str(HARD_LIMIT_S), args.mpicheck,
+            "--timeout=%s" % (hdr["timeout"] or DEFAULT_TIMEOUT_S),
+            "--mode=%s" % (hdr["mode"] or DEFAULT_MODE),
+            "--report=%s" % report_path, "--"]
+           + launcher_args + ["-np", str(hdr["np"]), exe])
+    env = dict(os.environ)
+    if args.flavor == "openmpi":
+        env.update(OPENMPI_ENV)
+    try:
+        rc, _out, err, _el = run_once(cmd, env, tmpdir)
+    except OSError as e:
+        res.reasons.append("cannot run %s: %s" % (cmd[0], e))
+        res.elapsed = time.monotonic() - start
+        return res
+    res.stderr = err
+    res.cmd = cmd
+    res.rc = rc
+    judge(res, hdr, rc, err, report_path, validator)
+    res.elapsed = time.monotonic() - start
+    if res.ok:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+        res.tmpdir = None
+    return res
+
+
+def print_result(res, hdr):
+    with print_lock:
+        label = " (EXPECT %s, NP %d)" % (hdr["expect"], hdr["np"]) if hdr else ""
+        print("%s %s%s %.1fs" % ("PASS" if res.ok else "FAIL", res.name, label,
+                                 res.elapsed))
+        if not res.ok:
+            if res.cmd:
+                print("  command: %s" % " ".join(shlex.quote(c) for c in res.cmd))
+                print("  exit code: %s" % res.rc)
+            for r in res.reasons:
+                print("  reason: " + r.replace("\n", "\n    "))
+            if res.tmpdir:
+                print("  kept: %s" % res.tmpdir)
+            if res.stderr is not None:
+                t = tail(res.stderr)
+                if t:
+                    print("  --- last %d lines of stderr ---" % STDERR_TAIL)
+                    print("\n".join("  | " + l for l in t.splitlines()))
+                    print("  ---")
+                else:
+                    print("  (stderr was empty)")
+        for n in res.notes:
+            print("  " + n.replace("\n", "\n    "))
+        sys.stdout.flush()
+
+
+def load_validator(schema_path):
+    """Returns a validator, or None when jsonschema is missing. Exits on a bad schema."""
+    try:
+        with open(schema_path, encoding="utf-8") as f:
+            schema = json.load(f)
+    except (OSError, ValueError) as e:
+        print("run_programs.py: cannot read schema %s: %s" % (schema_path, e),
+              file=sys.stderr)
+        sys.exit(2)
+    try:
+        import jsonschema
+    except ImportError:
+        print("note: the jsonschema module is not installed; reports are not "
+              "validated against %s" % schema_path)
+        return None
+    cls = jsonschema.validators.validator_for(schema)
+    try:
+        cls.check_schema(schema)
+    except jsonschema.exceptions.SchemaError as e:
+        print("run_programs.py: %s is not a valid JSON Schema: %s"
+              % (schema_path, e.message), file=sys.stderr)
+        sys.exit(2)
+    return cls(schema)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Run tests/programs/*.c under mpicheck and check the findings.")
+    ap.add_argument("--flavor", required=True, choices=["openmpi", "mpich"])
+    ap.add_argument("--mpicc", required=True,
+                    help="MPI C compiler command (may hold arguments)")
+    ap.add_argument("--mpicheck", required=True, help="path of the mpicheck launcher")
+    ap.add_argument("--builddir", required=True,
+                    help="where executables and per-run directories go")
+    ap.add_argument("--schema", help="JSON Schema of the report (docs/report-schema.json)")
+    ap.add_argument("--jobs", type=int, default=1, help="tests run in parallel (default 1)")
+    ap.add_argument("patterns", nargs="*", metavar="PATTERN",
+                    help="glob or substring of the program file names to run")
+    args = ap.parse_args()
+    if args.jobs < 1:
+        ap.error("--jobs must be >= 1")
+    if os.sep in args.mpicheck or os.path.exists(args.mpicheck):
+        args.mpicheck = os.path.abspath(args.mpicheck)
+    if not (os.path.isfile(args.mpicheck) and os.access(args.mpicheck, os.X_OK)) \
+            and shutil.which(args.mpicheck) is None:
+        print("run_programs.py: mpicheck %s is not an executable file"
+              % args.mpicheck, file=sys.stderr)
+        return 2
+    if shutil.which("timeout") is None:
+        print("run_programs.py: timeout(1) is needed (coreutils)", file=sys.stderr)
+        return 2
+
+    validator = load_validator(args.schema) if args.schema else None
+
+    try:
+        names = sorted(n for n in os.listdir(PROGRAMS_DIR) if n.endswith(".c"))
+    except OSError as e:
+        print("run_programs.py: cannot list %s: %s" % (PROGRAMS_DIR, e), file=sys.stderr)
+        names = []
+    selected = []       # (src, header or None, header error)
+    other_flavor = []
+    for n in names:
+        if not matches(n, args.patterns):
+            continue
+        src = os.path.join(PROGRAMS_DIR, n)
+        try:
+            hdr = parse_header(src)
+        except (HeaderError, OSError) as e:
+            selected.append((src, None, str(e)))
+            continue
+        if hdr["flavor"] and hdr["flavor"] != args.flavor:
+            other_flavor.append("%s (%s only)" % (n, hdr["flavor"]))
+            continue
+        selected.append((src, hdr, None))
+    if other_flavor:
+        print("not run, written for another MPI than %s: %s"
+              % (args.flavor, ", ".join(other_flavor)))
+    if not selected:
+        print("no test program selected%s" % (
+            " by " + " ".join(args.patterns) if args.patterns else ""))
+        print("0 passed, 0 failed")
+        return 1
+    os.makedirs(os.path.join(args.builddir, args.flavor), exist_ok=True)
+
+    passed = failed = 0
+
+    def one(item):
+        src, hdr, herr = item
+        if hdr is None:
+            res = Result(os.path.basename(src))
+            res.reasons.append("bad header: " + herr)
+            return res, hdr
+        try:
+            return run_test(src, hdr, args, validator), hdr
+        except Exception as e:  # a harness bug must fail one test, not the suite
+            res = Result(os.path.basename(src))
+            res.reasons.append("harness error: %r" % e)
+            return res, hdr
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for res, hdr in pool.map(one, selected) if args.jobs == 1 else (
+                f.result() for f in concurrent.futures.as_completed(
+                    [pool.submit(one, it) for it in selected])):
+            print_result(res, hdr)
+            if res.ok:
+                passed += 1
+            else:
+                failed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
