@@ -179,6 +179,16 @@ static void check_null_buffer(mc_call *c, int b)
                   c->desc->params[pd->ref[0]].name, count);
 }
 
+/* Whether an earlier significant DATATYPE parameter of c holds the same type. */
+static int same_type_before(const mc_call *c, int i, unsigned sig)
+{
+    for (int j = 0; j < i; j++)
+        if (c->desc->params[j].role == MC_ROLE_DATATYPE && param_significant(c, j, sig)
+            && c->vals[j].type == c->vals[i].type)
+            return 1;
+    return 0;
+}
+
 void mc_check_args(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
@@ -195,7 +205,9 @@ void mc_check_args(mc_call *c)
                 mc_report_arg(c, i, "is MPI_COMM_NULL");
             break;
         case MC_ROLE_DATATYPE:
-            if (param_significant(c, i, sig))
+            /* One report per datatype and call: Sendrecv with the same
+             * uncommitted type on both sides is one mistake. */
+            if (param_significant(c, i, sig) && !same_type_before(c, i, sig))
                 check_datatype(c, i, 1);
             break;
         case MC_ROLE_DATATYPE_ANY:

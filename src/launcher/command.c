@@ -53,7 +53,7 @@ char *mc_find_library(mc_mpi_flavor flavor, const char *self_exe,
     const char *fname = mc_mpi_flavor_name(flavor);
     const char *var = flavor == MC_MPI_MPICH ? "MPICHECK_INTERNAL_LIB_MPICH"
                                              : "MPICHECK_INTERNAL_LIB_OPENMPI";
-    char *cands[3] = {NULL, NULL, NULL};
+    char *cands[4] = {NULL, NULL, NULL, NULL};
     size_t ncand = 0;
     char *found = NULL;
 
@@ -100,6 +100,16 @@ char *mc_find_library(mc_mpi_flavor flavor, const char *self_exe,
         }
     }
 
+#ifdef MPICHECK_PKGLIBDIR
+    /* The configured install location, last: a stale install must not win
+     * over the tree the launcher runs from (e.g. libdir is lib/<multiarch>). */
+    {
+        char *mid = join3("/", fname, "/libmpicheck.so");
+        if (mid != NULL)
+            cands[ncand++] = join3(MPICHECK_PKGLIBDIR, mid, "");
+        free(mid);
+    }
+#endif
     for (size_t i = 0; i < ncand && found == NULL; i++)
         if (cands[i] != NULL && access(cands[i], R_OK) == 0)
             found = strdup(cands[i]);
@@ -190,9 +200,11 @@ const char *mc_default_launcher(mc_mpi_flavor flavor, const char *path_env,
 }
 
 /* Never passed on: the ranks must not write the job report themselves, and
- * the error exit code is applied by the launcher alone. */
+ * the error exit code is applied by the launcher alone. DEBUGINFOD_URLS would
+ * make libdw fetch debug info over the network while a finding's stack is
+ * resolved, stalling the rank for as long as the network takes. */
 static const char *const unset_vars[] = {
-    "MPICHECK_REPORT", "MPICHECK_SARIF", "MPICHECK_ERROR_EXITCODE",
+    "MPICHECK_REPORT", "MPICHECK_SARIF", "MPICHECK_ERROR_EXITCODE", "DEBUGINFOD_URLS",
 };
 
 static int push(char ***vec, size_t *n, size_t *cap, char *s)

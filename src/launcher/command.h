@@ -23,7 +23,9 @@ typedef struct {
 /* Finds libmpicheck.so for flavor: $MPICHECK_INTERNAL_LIB_OPENMPI /
  * _MPICH, then <exe_dir>/../lib/mpicheck/<flavor>/libmpicheck.so, then the
  * build tree <srcroot>/build/<flavor>/src/.libs/libmpicheck.so when
- * self_exe is <srcroot>/build/<any>/src/[.libs/]mpicheck. self_exe is the
+ * self_exe is <srcroot>/build/<any>/src/[.libs/]mpicheck, then (when built
+ * with -DMPICHECK_PKGLIBDIR='"$(pkglibdir)"') <pkglibdir>/<flavor>/
+ * libmpicheck.so. self_exe is the
  * launcher's own path (/proc/self/exe resolved). Returns a malloc'd path or
  * NULL with err naming every place looked in. */
 char *mc_find_library(mc_mpi_flavor flavor, const char *self_exe,

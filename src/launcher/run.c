@@ -210,15 +210,18 @@ static void end_leftovers(pid_t launcher)
     int sig = SIGTERM;
     kill(-launcher, SIGTERM);
     kill(-launcher, SIGCONT);
+    int clean = 0;
     for (;;) {
         int reaped;
         int alive = sweep(launcher, launcher, sig, sig == SIGTERM ? &termed : &killed,
                           &reaped);
-        /* A child that died during the sweep may have handed its own
-         * children to us after /proc showed them: only a sweep that found
-         * nothing alive and reaped nothing is conclusive. */
-        if (alive == 0 && reaped == 0)
+        /* A process that died during the sweep may have handed its children
+         * to us after /proc showed them: only two sweeps in a row that find
+         * nothing alive and reap nothing are conclusive. */
+        if (alive == 0 && reaped == 0 && ++clean == 2)
             break;
+        if (alive != 0 || reaped != 0)
+            clean = 0;
         double t = now_s() - start;
         if (sig == SIGTERM && t > 2.0) {
             sig = SIGKILL;
