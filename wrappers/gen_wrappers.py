@@ -347,6 +347,10 @@ def main():
                 pdecls, own_decl = [q.decl for q in p.params], True
             else:
                 continue
+        elif exports and p.name not in exports:
+            # Declared but not exported (MPICH 4.0's MPI_Status_f082f...): a
+            # wrapper would leave an undefined PMPI_ reference behind.
+            continue
         else:
             pdecls = hdr[1]
             if len(pdecls) != len(p.params):

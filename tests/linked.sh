@@ -1,0 +1,51 @@
+#!/bin/sh
+# The library without the launcher: linked with -lmpicheck into a program and
+# run under plain mpirun (the "preloaded by hand" mode, where settings come
+# from MPICHECK_* variables and rank 0 merges the report at MPI_Finalize).
+set -u
+src=${top_srcdir:?}; b=${top_builddir:?}; flavor=${MPI_FLAVOR:?}; mpicc=${MPICC:?}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mclinked.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && tail -20 "$tmp/err"; }
+case $flavor in
+    openmpi) run="mpirun.openmpi --oversubscribe -np 2"; fwd() { echo "-x $1=$2"; } ;;
+    *) run="mpirun.mpich -np 2"; fwd() { echo "-genv $1 $2"; } ;;
+esac
+libdir="$b/src/.libs"
+prog="$src/tests/programs/invalid_argument_negative_count.c"
+if ! $mpicc -g -O0 -o "$tmp/linked" "$prog" -L"$libdir" -lmpicheck -Wl,-rpath,"$libdir" 2> "$tmp/err"; then
+    bad "link a program with -lmpicheck"
+    echo "$pass passed, $fail failed"; exit 1
+fi
+# Linked, not preloaded: the finding must come from the linked library.
+# shellcheck disable=SC2086
+timeout -k 5 120 $run $(fwd MPICHECK_REPORT "$tmp/r.json") "$tmp/linked" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if grep -q '^mpicheck: ERROR invalid-argument' "$tmp/err" && [ "$rc" -ne 0 ]; then
+    ok "linked program reports invalid-argument and exits non-zero ($rc)"
+else
+    bad "linked program: expected an invalid-argument report and a non-zero exit, got rc=$rc"
+fi
+if "${PYTHON:-python3}" - "$tmp/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["nprocs"] == 2, d["nprocs"]
+assert d["summary"]["errors"] >= 1, d["summary"]
+assert any(f["class"] == "invalid-argument" for f in d["findings"])
+PY
+then ok "rank 0 merged the job report at MPI_Finalize (MPICHECK_REPORT)"
+else bad "job report from MPICHECK_REPORT missing or wrong"; fi
+# A bad setting stops the job with one message naming it.
+# shellcheck disable=SC2086
+timeout -k 5 120 $run $(fwd MPICHECK_TIMEOUT abc) "$tmp/linked" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+n=$(grep -c "invalid value 'abc' in MPICHECK_TIMEOUT" "$tmp/err")
+if [ "$rc" -ne 0 ] && [ "$n" -eq 1 ]; then
+    ok "bad MPICHECK_TIMEOUT: one message, job stopped (rc=$rc)"
+else
+    bad "bad MPICHECK_TIMEOUT: expected exactly one message and a failed job, got $n messages, rc=$rc"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
