@@ -55,7 +55,6 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int peer = 1 - rank;
     MPI_Status st;
 
     /* --- contiguous */
