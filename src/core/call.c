@@ -51,6 +51,8 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
         c->skip = 1;
         return;
     }
+    if (fn == MC_FN_MPI_Session_finalize)
+        mc_runtime_session_closing();
     unsigned long long roles = c->desc->role_mask;
     if (roles & CHECK_ROLES)
         mc_check_args(c);
@@ -64,6 +66,13 @@ void mc_call_leave(mc_call *c, int ok)
 {
     if (!c->skip && ok)
         mc_track_post(c);
+    else if (!c->skip && c->nreq_before)
+        /* A completion call that returned an error (MPI_ERR_IN_STATUS, a
+         * generalized request's query error) still completed the requests
+         * it set to MPI_REQUEST_NULL. */
+        mc_requests_after_error(c);
+    if (ok && c->fn == MC_FN_MPI_Session_init)
+        mc_runtime_session_opened();
     if (c->req_before != c->req_inline)
         free(c->req_before);
     mc_depth--;

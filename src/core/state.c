@@ -127,61 +127,9 @@ void mc_runtime_after_init(int provided)
         setup_hand_parts();
         atexit(exit_with_error_code);
     }
+    mc_end_of_run_register();
     mc_st.phase = MC_PHASE_RUNNING;
     if (mc_st.world_rank == 0)
         mc_report_job_line();
 }
 
-static void merge_hand_parts(void)
-{
-    mc_report_doc doc = {0};
-    if (mc_report_merge_dir(mc_st.part_dir, &doc) != 0) {
-        perror("mpicheck: cannot read the report parts");
-        return;
-    }
-    if (mc_st.cfg.report_path && mc_report_write_json(mc_st.cfg.report_path, &doc, PACKAGE_VERSION) != 0)
-        fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.report_path);
-    if (mc_st.cfg.sarif_path && mc_report_write_sarif(mc_st.cfg.sarif_path, &doc, PACKAGE_VERSION) != 0)
-        fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.sarif_path);
-    mc_report_doc_clear(&doc);
-}
-
-static void remove_part_dir(void)
-{
-    char path[4200];
-    for (int r = 0; r < mc_st.world_size; r++) {
-        snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, r);
-        unlink(path);
-    }
-    rmdir(mc_st.part_dir);
-}
-
-void mc_runtime_before_finalize(void)
-{
-    MC_LOCK();
-    mc_check_leaks_at_finalize();
-    MC_UNLOCK();
-    if (mc_report_repeats() > 0)
-        fprintf(stderr, "mpicheck: rank %d: %lu more occurrences of findings above were not "
-                "reported again (same check, same call site)\n", mc_st.world_rank, mc_report_repeats());
-    if (mc_disabled)
-        return;
-    if (mc_st.own_part_dir) {
-        mc_report_close();
-        /* Every rank's part is complete once everyone is here. */
-        PMPI_Barrier(mc_st.world_dup);
-        if (mc_st.world_rank == 0) {
-            merge_hand_parts();
-            remove_part_dir();
-        }
-        mc_st.part_dir = NULL;
-    }
-    PMPI_Comm_free(&mc_st.world_dup);
-}
-
-void mc_runtime_after_finalize(void)
-{
-    mc_st.phase = MC_PHASE_FINALIZED;
-    if (mc_st.part)
-        fflush(mc_st.part);
-}

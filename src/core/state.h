@@ -30,6 +30,7 @@ typedef struct {
     FILE *part;             /* this rank's part file, opened on first use */
     int errors, warnings;   /* findings this rank reported */
     int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
+    int finalizing;         /* MPI_Finalize has started */
     MPI_Comm world_dup;     /* the checker's private copy of MPI_COMM_WORLD */
 } mc_state;
 
@@ -49,6 +50,14 @@ void mc_runtime_before_finalize(void);
 
 /* Called by MPI_Finalize after the real call. */
 void mc_runtime_after_finalize(void);
+
+/* Sets the MPI_COMM_SELF attribute whose deletion ends the run (after init). */
+void mc_end_of_run_register(void);
+
+/* The sessions model: the first MPI_Session_init starts the checker, the
+ * last MPI_Session_finalize ends its run. */
+void mc_runtime_session_opened(void);
+void mc_runtime_session_closing(void);
 
 /* Turns the checker off for the rest of the run after an internal failure,
  * with one message; the application goes on unchecked. */

@@ -79,8 +79,8 @@ void mc_match_free(mc_match *m);
 /* An envelope from `source` with `tag` arrived (in send order per source).
  * MATCHED: the earliest-posted pending receive that matches took it; its id
  * is in *recv_id, and the receive is no longer pending. NONE: queued as
- * unexpected. env->seq is assigned either way. `out` (may be NULL) gets the
- * envelope with its key in both cases. */
+ * unexpected. In both cases env->seq is assigned and `out` (may be NULL) gets
+ * the envelope with its key; on an error nothing changes, seq included. */
 int mc_match_arrive(mc_match *m, int source, int tag, mc_envelope *env,
                     uint64_t *recv_id, mc_match_msg *out);
 

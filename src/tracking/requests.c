@@ -73,6 +73,8 @@ static int completed(const mc_call *c, int k)
     }
 }
 
+static void update_snapshotted(mc_call *c, int ok);
+
 void mc_requests_post(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
@@ -89,6 +91,22 @@ void mc_requests_post(mc_call *c)
     }
     if (c->nreq_before == 0)
         return;
+    update_snapshotted(c, 1);
+}
+
+void mc_requests_after_error(mc_call *c)
+{
+    MC_LOCK();
+    update_snapshotted(c, 0);
+    MC_UNLOCK();
+}
+
+/* Compares the snapshotted handles with what the call left: removed when
+ * MPI set them to MPI_REQUEST_NULL; with ok, also started or completed
+ * persistent requests. */
+static void update_snapshotted(mc_call *c, int ok)
+{
+    const mc_fn_desc *d = c->desc;
     const MPI_Request *now = c->vals[d->req_in].p;
     int starts = c->fn == MC_FN_MPI_Start || c->fn == MC_FN_MPI_Startall;
     for (int k = 0; k < c->nreq_before; k++) {
@@ -99,7 +117,7 @@ void mc_requests_post(mc_call *c)
             mc_obj_remove(MC_OBJ_REQUEST, MC_BITS(before));
             continue;
         }
-        mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(before));
+        mc_obj *o = ok ? mc_obj_find(MC_OBJ_REQUEST, MC_BITS(before)) : NULL;
         if (!o)
             continue;
         if (starts)

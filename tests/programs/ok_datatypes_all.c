@@ -16,7 +16,8 @@
  *    The implementation may return the very handle of the inner type (with a
  *    reference count): freeing that reference leaves the user's own handle to
  *    the inner type valid, and it is used afterwards (MPI_BOTTOM send with an
- *    absolute-address struct).
+ *    absolute-address struct). A type returned by get_contents is itself
+ *    committed and used from MPI_BOTTOM before it is freed.
  *  - MPI_Type_create_f90_real/complex/integer and MPI_Type_match_size return
  *    predefined datatypes that must not be freed (sec. 19.1.9).
  *  - MPI_Pack / MPI_Unpack / MPI_Pack_size / MPI_Pack_external(_size) /
@@ -298,6 +299,35 @@ int main(int argc, char **argv)
             MPI_Recv(MPI_BOTTOM, 1, t_abs, 0, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             CHECK(ai[0] == 7 && ai[1] == 8 && ad == 9.5);
         }
+    }
+
+    /* --- a datatype obtained from get_contents (a derived type of absolute
+     * addresses), committed and used from MPI_BOTTOM, then freed: any derived
+     * datatype handle may be committed and used to communicate */
+    {
+        static int bi[3];
+        int blen[1] = {3};
+        MPI_Aint bdisp[1];
+        MPI_Datatype btypes[1] = {MPI_INT}, t_babs, t_bwrap, decoded[1];
+        MPI_Get_address(bi, &bdisp[0]);
+        MPI_Type_create_struct(1, blen, bdisp, btypes, &t_babs);
+        MPI_Type_create_resized(t_babs, 0, 64, &t_bwrap);
+        int ni, na, nd, comb, ints[2];
+        MPI_Aint addrs[2];
+        MPI_Type_get_envelope(t_bwrap, &ni, &na, &nd, &comb);
+        CHECK(comb == MPI_COMBINER_RESIZED && nd == 1 && ni <= 2 && na <= 2);
+        MPI_Type_get_contents(t_bwrap, ni, na, nd, ints, addrs, decoded);
+        MPI_Type_commit(&decoded[0]);
+        if (rank == 0) {
+            bi[0] = 1; bi[1] = 2; bi[2] = 3;
+            MPI_Send(MPI_BOTTOM, 1, decoded[0], 1, 18, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(MPI_BOTTOM, 1, decoded[0], 0, 18, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(bi[2] == 3);
+        }
+        free_contents_types(nd, decoded);
+        MPI_Type_free(&t_bwrap);
+        MPI_Type_free(&t_babs);
     }
 
     /* --- Fortran 90 parameterized types and match_size: predefined, never freed */
