@@ -12,7 +12,9 @@
  * the leak check runs after MPI_Finalize returns (without the hand-mode merge,
  * which needs MPI).
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "checks.h"
@@ -39,10 +41,16 @@ static void merge_hand_parts(void)
 static void remove_part_dir(void)
 {
     char path[4200];
-    for (int r = 0; r < mc_st.world_size; r++) {
-        snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, r);
+    DIR *d = opendir(mc_st.part_dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "rank-", 5) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", mc_st.part_dir, e->d_name);
         unlink(path);
     }
+    if (d)
+        closedir(d);
     rmdir(mc_st.part_dir);
 }
 

@@ -123,13 +123,16 @@ void mc_runtime_after_init(int provided)
     mc_obj *s = mc_obj_add(MC_OBJ_COMM, MC_BITS(MPI_COMM_SELF), &boot, 0);
     if (w) { w->owned = 0; mc_comm_fill(w, MPI_COMM_WORLD); }
     if (s) { s->owned = 0; mc_comm_fill(s, MPI_COMM_SELF); }
+    MPI_Comm parent = MPI_COMM_NULL;
+    PMPI_Comm_get_parent(&parent);
+    mc_st.spawned = parent != MPI_COMM_NULL;
     if (!mc_st.under_launcher) {
         setup_hand_parts();
         atexit(exit_with_error_code);
     }
     mc_end_of_run_register();
     mc_st.phase = MC_PHASE_RUNNING;
-    if (mc_st.world_rank == 0)
+    if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
 }
 

@@ -31,6 +31,7 @@ typedef struct {
     int errors, warnings;   /* findings this rank reported */
     int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
     int finalizing;         /* MPI_Finalize has started */
+    int spawned;            /* started by MPI_Comm_spawn: world ranks repeat the parents' */
     MPI_Comm world_dup;     /* the checker's private copy of MPI_COMM_WORLD */
 } mc_state;
 

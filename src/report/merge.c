@@ -247,7 +247,9 @@ typedef struct {
     char *name;
 } part_name;
 
-/* Sort key of a part file name: its rank for "rank-<N>.jsonl"; LONG_MAX for
+/* Sort key of a part file name: its rank for "rank-<N>.jsonl" and for
+ * "rank-<N>.<tag>.jsonl" (processes started by MPI_Comm_spawn, whose world
+ * ranks repeat their parents'); LONG_MAX for
  * other "rank-*.jsonl" names, such as the "rank-pid<PID>.jsonl" a process
  * writes before MPI_Init tells it its rank (those sort last, by name);
  * -1 for names that are not parts at all. */
@@ -263,7 +265,7 @@ static long part_rank(const char *name)
         return LONG_MAX;
     errno = 0;
     long r = strtol(name + 5, &end, 10);
-    if (errno || r > INT_MAX || strcmp(end, ".jsonl") != 0)
+    if (errno || r > INT_MAX || *end != '.')
         return LONG_MAX;
     return r;
 }

@@ -75,7 +75,13 @@ static FILE *part_file(void)
     if (mc_st.part || !mc_st.part_dir)
         return mc_st.part;
     char path[4096];
-    if (mc_st.world_rank >= 0)
+    if (mc_st.world_rank >= 0 && mc_st.spawned)
+        /* Own file per process: spawned processes' world ranks repeat their
+         * parents', and two writers appending long lines to one file could
+         * interleave them. */
+        snprintf(path, sizeof path, "%s/rank-%d.spawn%ld.jsonl", mc_st.part_dir,
+                 mc_st.world_rank, (long)getpid());
+    else if (mc_st.world_rank >= 0)
         snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, mc_st.world_rank);
     else
         snprintf(path, sizeof path, "%s/rank-pid%ld.jsonl", mc_st.part_dir, (long)getpid());
