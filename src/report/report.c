@@ -175,49 +175,44 @@ static char *vformat(const char *prefix, const char *fmt, va_list ap)
     return s;
 }
 
-void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
+/* The one builder behind the public functions: the finding's calls are c's
+ * (with the application's current stack) and then origin's (where an object
+ * was made), whichever are given. Repeats of a call's finding are dropped. */
+static void report(mc_class cls, const mc_call *c, const mc_origin *origin,
+                   const char *prefix, const char *fmt, va_list ap)
 {
     mc_finding f = {0};
-    va_list ap;
     f.cls = cls;
-    va_start(ap, fmt);
-    f.message = vformat("", fmt, ap);
-    va_end(ap);
-    if (f.message && seen_before(cls, c, f.message)) {
+    f.message = vformat(prefix, fmt, ap);
+    if (c && f.message && seen_before(cls, c, f.message)) {
         free(f.message);
         return;
     }
-    f.calls = calloc(1, sizeof *f.calls);
+    f.calls = calloc(2, sizeof *f.calls);
     if (f.calls) {
-        f.ncalls = 1;
-        fill_from_call(&f.calls[0], c);
+        if (c)
+            fill_from_call(&f.calls[f.ncalls++], c);
+        if (origin)
+            fill_from_origin(&f.calls[f.ncalls++], origin);
     }
     emit(&f);
+}
+
+void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(cls, c, NULL, "", fmt, ap);
+    va_end(ap);
 }
 
 static void report_arg(const mc_call *c, int argi, const mc_origin *origin,
                        const char *fmt, va_list ap)
 {
-    mc_finding f = {0};
     char prefix[160];
     snprintf(prefix, sizeof prefix, "argument %d (%s) of %s ", argi + 1,
              c->desc->params[argi].name, c->desc->name);
-    f.cls = MC_CLASS_INVALID_ARGUMENT;
-    f.message = vformat(prefix, fmt, ap);
-    if (f.message && seen_before(f.cls, c, f.message)) {
-        free(f.message);
-        return;
-    }
-    f.calls = calloc(origin ? 2 : 1, sizeof *f.calls);
-    if (f.calls) {
-        fill_from_call(&f.calls[0], c);
-        f.ncalls = 1;
-        if (origin) {
-            fill_from_origin(&f.calls[1], origin);
-            f.ncalls = 2;
-        }
-    }
-    emit(&f);
+    report(MC_CLASS_INVALID_ARGUMENT, c, origin, prefix, fmt, ap);
 }
 
 void mc_report_arg(const mc_call *c, int argi, const char *fmt, ...)
@@ -239,18 +234,10 @@ void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
 
 void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
 {
-    mc_finding f = {0};
     va_list ap;
-    f.cls = cls;
     va_start(ap, fmt);
-    f.message = vformat("", fmt, ap);
+    report(cls, NULL, origin, "", fmt, ap);
     va_end(ap);
-    f.calls = calloc(1, sizeof *f.calls);
-    if (f.calls) {
-        f.ncalls = 1;
-        fill_from_origin(&f.calls[0], origin);
-    }
-    emit(&f);
 }
 
 void mc_report_job_line(void)
