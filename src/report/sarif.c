@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "finding_json.h"
 
@@ -24,6 +25,14 @@
 static char *path_uri(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
+    /* A file below the working directory (a CI job runs from the checkout's
+     * root) becomes relative, so code-scanning dashboards can place it. */
+    char cwd[4096];
+    if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(cwd);
+        if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+            path += n + 1;
+    }
     const char *scheme = path[0] == '/' ? "file://" : "";
     char *out = malloc(strlen(scheme) + strlen(path) * 3 + 1), *o;
 
