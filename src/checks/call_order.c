@@ -31,7 +31,8 @@ int mc_check_call_order(mc_call *c)
                        "initialized only once (check MPI_Initialized first)", d->name);
         return 1;
     case MC_PHASE_FINALIZED:
-        if (d->flags & MC_FLAG_POSTFINAL)
+        /* MPI-4.0: sessions may be used after MPI_Finalize. */
+        if ((d->flags & MC_FLAG_POSTFINAL) || mc_st.sessions_open > 0 || c->fn == MC_FN_MPI_Session_init)
             return 0;
         if (c->fn == MC_FN_MPI_Finalize)
             mc_report_call(MC_CLASS_CALL_ORDER, c, "MPI_Finalize was called a second time");

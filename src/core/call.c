@@ -39,7 +39,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->nreq_before = 0;
     c->req_before = c->req_inline;
     c->skip = 0;
-    if (mc_st.phase != MC_PHASE_RUNNING) {
+    if (!mc_checking()) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */
         mc_check_call_order(c);

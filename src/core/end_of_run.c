@@ -3,19 +3,23 @@
  * the count of repeated findings, and (preloaded by hand) rank 0 merging the
  * job report.
  *
- * RATIONALE: the end of the run is the deletion of an attribute the checker
- * sets on MPI_COMM_SELF right after MPI_Init. MPI_Finalize deletes
- * MPI_COMM_SELF's attributes first, while MPI is still fully usable, in the
- * reverse order they were set (MPI-2.2 and later): the checker's goes last,
- * after every user delete callback has run and freed what it frees, so those
- * frees are seen before leaks are counted. Should an MPI library not call it,
- * the leak check runs after MPI_Finalize returns (without the hand-mode merge,
- * which needs MPI).
+ * RATIONALE: user code may still free objects inside MPI_Finalize: attribute
+ * delete callbacks on MPI_COMM_SELF (which the standard deletes first, in
+ * reverse order of setting) and, in both Open MPI and MPICH, on
+ * MPI_COMM_WORLD. The checker sets an attribute of its own on each right
+ * after MPI_Init, before the user can; the run ends when the last of the two
+ * is deleted, after the user's callbacks ran. Should an MPI library not
+ * delete one of them, the run ends after MPI_Finalize returns.
+ *
+ * Nothing here calls MPI: preloaded by hand, rank 0 merges the ranks' parts
+ * once every part ends with its "done" line (or after a time limit), so
+ * findings made in the last callbacks are in the report too.
  */
 #include <dirent.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "checks.h"
 #include "report.h"
@@ -23,6 +27,10 @@
 #include "writers.h"
 
 static int ended;
+static int attrs_pending;   /* checker attributes set and not yet deleted */
+
+/* How long rank 0 waits for the other ranks' parts to be complete. */
+#define MERGE_WAIT_S 30
 
 static void merge_hand_parts(void)
 {
@@ -36,6 +44,37 @@ static void merge_hand_parts(void)
     if (mc_st.cfg.sarif_path && mc_report_write_sarif(mc_st.cfg.sarif_path, &doc, PACKAGE_VERSION) != 0)
         fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.sarif_path);
     mc_report_doc_clear(&doc);
+}
+
+/* Whether rank r's part ends with the "done" line. */
+static int part_done(int r)
+{
+    char path[4200], line[256] = "", last[256] = "";
+    snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, r);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    /* Lines can be long; only the last one matters, and "done" is short. */
+    while (fgets(line, sizeof line, f))
+        if (strchr(line, '\n'))
+            strcpy(last, line);
+    fclose(f);
+    return strstr(last, "\"kind\":\"done\"") != NULL;
+}
+
+static void wait_for_parts(void)
+{
+    time_t start = time(NULL);
+    for (int r = 0; r < mc_st.world_size; r++) {
+        while (!part_done(r)) {
+            if (time(NULL) - start > MERGE_WAIT_S) {
+                fprintf(stderr, "mpicheck: rank %d's report part is incomplete after %d s; "
+                        "merging what there is\n", r, MERGE_WAIT_S);
+                return;
+            }
+            usleep(20000);
+        }
+    }
 }
 
 static void remove_part_dir(void)
@@ -54,8 +93,7 @@ static void remove_part_dir(void)
     rmdir(mc_st.part_dir);
 }
 
-/* with_mpi: MPI may still be called (the world model's communicators). */
-static void end_of_run(int with_mpi)
+static void end_of_run(void)
 {
     if (ended)
         return;
@@ -66,40 +104,35 @@ static void end_of_run(int with_mpi)
     if (mc_report_repeats() > 0)
         fprintf(stderr, "mpicheck: rank %d: %lu more occurrences of findings above were not "
                 "reported again (same check, same call site)\n", mc_st.world_rank, mc_report_repeats());
-    if (mc_disabled || mc_st.world_dup == MPI_COMM_NULL)
-        return;
     if (mc_st.own_part_dir) {
+        mc_report_done_line();
         mc_report_close();
-        if (with_mpi) {
-            /* Every rank's part is complete once everyone is here. */
-            PMPI_Barrier(mc_st.world_dup);
-            if (mc_st.world_rank == 0) {
-                merge_hand_parts();
-                remove_part_dir();
-            }
-        } else if (mc_st.world_rank == 0) {
-            fprintf(stderr, "mpicheck: the job report was not merged (MPI_Finalize did not "
-                    "delete MPI_COMM_SELF's attributes); the parts are in %s\n", mc_st.part_dir);
+        if (mc_st.world_rank == 0) {
+            wait_for_parts();
+            merge_hand_parts();
+            remove_part_dir();
         }
         mc_st.part_dir = NULL;
     }
-    if (with_mpi)
-        PMPI_Comm_free(&mc_st.world_dup);
 }
 
-static int self_deleted(MPI_Comm comm, int keyval, void *attr, void *extra)
+static int checker_attr_deleted(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
     (void)comm; (void)keyval; (void)attr; (void)extra;
-    if (mc_st.phase == MC_PHASE_RUNNING && mc_st.finalizing)
-        end_of_run(1);
+    if (--attrs_pending == 0 && mc_st.finalizing)
+        end_of_run();
     return MPI_SUCCESS;
 }
 
 void mc_end_of_run_register(void)
 {
     int keyval;
-    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_deleted, &keyval, NULL) == MPI_SUCCESS)
-        PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, checker_attr_deleted, &keyval, NULL) != MPI_SUCCESS)
+        return;
+    if (PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL) == MPI_SUCCESS)
+        attrs_pending++;
+    if (PMPI_Comm_set_attr(MPI_COMM_WORLD, keyval, NULL) == MPI_SUCCESS)
+        attrs_pending++;
 }
 
 void mc_runtime_before_finalize(void)
@@ -109,34 +142,37 @@ void mc_runtime_before_finalize(void)
 
 void mc_runtime_after_finalize(void)
 {
-    end_of_run(0);
+    /* MPI is gone: nothing may render handles through it any more. */
     mc_st.phase = MC_PHASE_FINALIZED;
+    end_of_run();
     if (mc_st.part)
         fflush(mc_st.part);
 }
 
-/* The sessions model (MPI-4.0): no MPI_Init, no MPI_COMM_WORLD. The checker
- * runs from the first MPI_Session_init to the last MPI_Session_finalize; the
- * rank comes from the launcher's environment. */
-static int open_sessions;
-
+/* The sessions model (MPI-4.0): no MPI_Init needed, no MPI_COMM_WORLD. The
+ * checker checks while a session is open; the world model's phase is kept
+ * apart, since one process may use both. */
 void mc_runtime_session_opened(void)
 {
-    if (open_sessions++ > 0 || mc_st.phase != MC_PHASE_PREINIT)
+    if (mc_st.sessions_open++ > 0)
         return;
     mc_st.sessions = 1;
-    mc_st.world_dup = MPI_COMM_NULL;
-    mc_st.tag_ub = 0x7fffffff; /* unknown without a communicator: never flag a large tag */
-    mc_st.phase = MC_PHASE_RUNNING;
-    if (mc_st.world_rank <= 0)
-        mc_report_job_line();
+    /* Which thread level the sessions got is not known here: lock always. */
+    mc_st.thread_level = MPI_THREAD_MULTIPLE;
+    if (mc_st.phase == MC_PHASE_PREINIT) {
+        mc_st.tag_ub = 0x7fffffff; /* unknown without a communicator: never flag a large tag */
+        if (mc_st.world_rank <= 0)
+            mc_report_job_line();
+    }
 }
 
 void mc_runtime_session_closing(void)
 {
-    if (--open_sessions > 0 || !mc_st.sessions || mc_st.phase != MC_PHASE_RUNNING)
+    if (mc_st.sessions_open == 0 || --mc_st.sessions_open > 0)
         return;
-    end_of_run(0);
-    mc_st.phase = MC_PHASE_PREINIT;   /* a new session may start again */
-    ended = 0;
+    /* The world model, if it is up, ends the run at its MPI_Finalize. */
+    if (mc_st.phase != MC_PHASE_RUNNING) {
+        end_of_run();
+        ended = 0;   /* a new session may start again */
+    }
 }

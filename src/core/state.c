@@ -40,6 +40,37 @@ static int rank_from_env(void)
     return -1;
 }
 
+/* Programs that a rank starts with system() or popen() (a shell, grep, a
+ * helper linked to another MPI) must not load the checker: only the rank's
+ * own process needs it, and MPI_Comm_spawn gets it from the launcher. */
+static void keep_preload_from_children(void)
+{
+    const char *pre = getenv("LD_PRELOAD");
+    if (!pre || !strstr(pre, "libmpicheck"))
+        return;
+    char *copy = strdup(pre), *out = calloc(1, strlen(pre) + 1), *save = NULL;
+    if (!copy || !out) {
+        free(copy);
+        free(out);
+        return;
+    }
+    for (char *tok = strtok_r(copy, ": ", &save); tok; tok = strtok_r(NULL, ": ", &save)) {
+        if (strstr(tok, "libmpicheck"))
+            continue;
+        if (*out)
+            strcat(out, ":");
+        strcat(out, tok);
+    }
+    if (*out)
+        setenv("LD_PRELOAD", out, 1);
+    else
+        unsetenv("LD_PRELOAD");
+    free(copy);
+    free(out);
+}
+
+static void exit_with_error_code(void);
+
 __attribute__((constructor)) static void mc_boot(void)
 {
     mc_config_defaults(&mc_st.cfg);
@@ -53,6 +84,11 @@ __attribute__((constructor)) static void mc_boot(void)
     /* Computes the checker's own code range now, not inside a first report. */
     uintptr_t pc;
     (void)mc_stack_capture(&pc, 1);
+    /* Registered first, so it runs last: every handler the program or MPI
+     * registers later (C++ destructors, result files, stream flushes) runs
+     * before the exit code is set. */
+    atexit(exit_with_error_code);
+    keep_preload_from_children();
 }
 
 void mc_disable(const char *why)
@@ -66,7 +102,7 @@ void mc_disable(const char *why)
  * error exits with the error exit code, as valgrind's --error-exitcode does. */
 static void exit_with_error_code(void)
 {
-    if (mc_st.errors > 0 && !mc_st.under_launcher) {
+    if (mc_st.errors > 0 && !mc_st.under_launcher && mc_st.phase != MC_PHASE_PREINIT) {
         fflush(NULL);
         _exit(mc_st.cfg.error_exitcode);
     }
@@ -126,10 +162,11 @@ void mc_runtime_after_init(int provided)
     MPI_Comm parent = MPI_COMM_NULL;
     PMPI_Comm_get_parent(&parent);
     mc_st.spawned = parent != MPI_COMM_NULL;
-    if (!mc_st.under_launcher) {
+    /* Spawned processes preloaded by hand do not know their parents' part
+     * directory: their findings go to stderr only (the launcher has no such
+     * gap), rather than into a second report over the parents'. */
+    if (!mc_st.under_launcher && !mc_st.spawned)
         setup_hand_parts();
-        atexit(exit_with_error_code);
-    }
     mc_end_of_run_register();
     mc_st.phase = MC_PHASE_RUNNING;
     if (mc_st.world_rank == 0 && !mc_st.spawned)

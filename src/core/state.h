@@ -30,12 +30,19 @@ typedef struct {
     FILE *part;             /* this rank's part file, opened on first use */
     int errors, warnings;   /* findings this rank reported */
     int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
+    int sessions_open;      /* sessions open now */
     int finalizing;         /* MPI_Finalize has started */
     int spawned;            /* started by MPI_Comm_spawn: world ranks repeat the parents' */
     MPI_Comm world_dup;     /* the checker's private copy of MPI_COMM_WORLD */
 } mc_state;
 
 extern mc_state mc_st;
+
+/* Whether MPI can be checked now: the world model is up, or a session is open. */
+static inline int mc_checking(void)
+{
+    return mc_st.phase == MC_PHASE_RUNNING || mc_st.sessions_open > 0;
+}
 
 /* The lock that guards the tracking tables. Taken only when the program asked
  * for MPI_THREAD_MULTIPLE: with fewer threads it costs nothing. */

@@ -44,7 +44,7 @@ static char *render_type(MPI_Datatype t)
     if (o)
         return dupf("datatype#%d (derived%s)", o->id, o->committed ? "" : ", not committed");
     /* Predefined types know their own names; asking needs MPI to be up. */
-    if (mc_st.phase == MC_PHASE_RUNNING) {
+    if (mc_checking()) {
         char name[MPI_MAX_OBJECT_NAME];
         int len = 0;
         if (PMPI_Type_get_name(t, name, &len) == MPI_SUCCESS && len > 0)

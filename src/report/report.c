@@ -240,8 +240,22 @@ void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ..
     va_end(ap);
 }
 
+void mc_report_done_line(void)
+{
+    pthread_mutex_lock(&report_lock);
+    FILE *part = part_file();
+    if (part) {
+        fputs("{\"kind\":\"done\"}\n", part);
+        fflush(part);
+    }
+    pthread_mutex_unlock(&report_lock);
+}
+
 void mc_report_job_line(void)
 {
+    static int written;
+    if (written++)
+        return;
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0, major = 0, minor = 0;
     mc_job_info job = {0};

@@ -37,6 +37,10 @@ unsigned long mc_report_repeats(void);
 /* Writes the "job" line into this rank's part file (world rank 0 at init). */
 void mc_report_job_line(void);
 
+/* Appends {"kind":"done"}: this rank's part is complete (hand-preloaded
+ * runs, where rank 0 waits for every part before merging). */
+void mc_report_done_line(void);
+
 /* Closes the part file (at exit). */
 void mc_report_close(void);
 
