@@ -91,6 +91,8 @@ void mc_track_post(mc_call *c);
 /* Request bookkeeping (requests.c), called by mc_track_pre/post. */
 void mc_requests_pre(mc_call *c);
 void mc_requests_post(mc_call *c);
+/* invalid-argument: MPI_Start(all) of a persistent request still active. */
+void mc_requests_check_start(mc_call *c);
 /* After a failed call: only the requests MPI set to MPI_REQUEST_NULL. */
 void mc_requests_after_error(mc_call *c);
 

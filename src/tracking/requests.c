@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include "objects.h"
+#include "report.h"
 #include "state.h"
 
 void mc_requests_pre(mc_call *c)
@@ -39,6 +40,30 @@ void mc_requests_pre(mc_call *c)
     }
     memcpy(c->req_before, c->vals[i].p, (size_t)n * sizeof(MPI_Request));
     c->nreq_before = n;
+}
+
+/* MPI_Start/MPI_Startall on a persistent request that is still active (its
+ * last start not completed) is erroneous (MPI-4.0 sec. 3.9). */
+void mc_requests_check_start(mc_call *c)
+{
+    if (c->fn != MC_FN_MPI_Start && c->fn != MC_FN_MPI_Startall)
+        return;
+    MC_LOCK();
+    for (int k = 0; k < c->nreq_before; k++) {
+        mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(c->req_before[k]));
+        if (o && o->persistent && o->active) {
+            if (c->fn == MC_FN_MPI_Startall)
+                mc_report_arg_origin(c, c->desc->req_in, &o->origin, "element %d is a persistent "
+                                     "request still active: its last start was not completed "
+                                     "(MPI_Wait/MPI_Test) before this one", k);
+            else
+                mc_report_arg_origin(c, c->desc->req_in, &o->origin, "is a persistent request "
+                                     "still active: its last start was not completed "
+                                     "(MPI_Wait/MPI_Test) before this one");
+            break;
+        }
+    }
+    MC_UNLOCK();
 }
 
 /* Which of the snapshotted requests did this call complete? (persistent ones

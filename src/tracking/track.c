@@ -23,6 +23,7 @@ void mc_track_pre(mc_call *c)
         }
     }
     mc_requests_pre(c);
+    mc_requests_check_start(c);
 }
 
 /* The communicator an MPI_Comm_idup copies: its new handle may not be queried
