@@ -47,5 +47,22 @@ if [ "$rc" -ne 0 ] && [ "$n" -eq 1 ]; then
 else
     bad "bad MPICHECK_TIMEOUT: expected exactly one message and a failed job, got $n messages, rc=$rc"
 fi
+# Under the launcher, a shell script that execs the MPI program: the preload
+# must survive the shell (it is dropped only for what a rank itself starts).
+$mpicc -g -O0 -o "$tmp/plain" "$prog" 2> "$tmp/err"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$tmp/plain" > "$tmp/wrap.sh"
+chmod +x "$tmp/wrap.sh"
+case $flavor in
+    openmpi) extra="--oversubscribe"; MPICHECK_INTERNAL_LIB_OPENMPI="$libdir/libmpicheck.so"; export MPICHECK_INTERNAL_LIB_OPENMPI ;;
+    *) extra=""; MPICHECK_INTERNAL_LIB_MPICH="$libdir/libmpicheck.so"; export MPICHECK_INTERNAL_LIB_MPICH ;;
+esac
+# shellcheck disable=SC2086
+timeout -k 5 120 "$b/src/mpicheck" --mpi="$flavor" -- $extra -np 2 "$tmp/wrap.sh" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q '^mpicheck: ERROR invalid-argument' "$tmp/err"; then
+    ok "program started through a shell script is checked (exit 3)"
+else
+    bad "program started through a shell script: expected a finding and exit 3, got rc=$rc"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

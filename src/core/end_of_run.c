@@ -159,6 +159,7 @@ void mc_runtime_session_opened(void)
     mc_st.sessions = 1;
     /* Which thread level the sessions got is not known here: lock always. */
     mc_st.thread_level = MPI_THREAD_MULTIPLE;
+    mc_keep_preload_from_children();
     if (mc_st.phase == MC_PHASE_PREINIT) {
         mc_st.tag_ub = 0x7fffffff; /* unknown without a communicator: never flag a large tag */
         if (mc_st.world_rank <= 0)

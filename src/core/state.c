@@ -42,8 +42,10 @@ static int rank_from_env(void)
 
 /* Programs that a rank starts with system() or popen() (a shell, grep, a
  * helper linked to another MPI) must not load the checker: only the rank's
- * own process needs it, and MPI_Comm_spawn gets it from the launcher. */
-static void keep_preload_from_children(void)
+ * own process needs it, and MPI_Comm_spawn gets it from the launcher. Done
+ * once the process is a rank (after MPI_Init), never at load time: a shell
+ * script that wraps the MPI program must pass the preload on to it. */
+void mc_keep_preload_from_children(void)
 {
     const char *pre = getenv("LD_PRELOAD");
     if (!pre || !strstr(pre, "libmpicheck"))
@@ -88,7 +90,6 @@ __attribute__((constructor)) static void mc_boot(void)
      * registers later (C++ destructors, result files, stream flushes) runs
      * before the exit code is set. */
     atexit(exit_with_error_code);
-    keep_preload_from_children();
 }
 
 void mc_disable(const char *why)
@@ -168,6 +169,7 @@ void mc_runtime_after_init(int provided)
     if (!mc_st.under_launcher && !mc_st.spawned)
         setup_hand_parts();
     mc_end_of_run_register();
+    mc_keep_preload_from_children();
     mc_st.phase = MC_PHASE_RUNNING;
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();

@@ -59,6 +59,9 @@ void mc_runtime_before_finalize(void);
 /* Called by MPI_Finalize after the real call. */
 void mc_runtime_after_finalize(void);
 
+/* Removes the checker from LD_PRELOAD for the programs this rank starts. */
+void mc_keep_preload_from_children(void);
+
 /* Sets the MPI_COMM_SELF attribute whose deletion ends the run (after init). */
 void mc_end_of_run_register(void);
 

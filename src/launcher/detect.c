@@ -359,9 +359,16 @@ int mc_detect_flavor(const char *prog_path, const char *prog_name,
     int is_static;
     if (ldd_flavor(prog_path, &f, lib, sizeof lib, &is_static, err, errlen) != 0)
         return -1;
+    if (f == MC_MPI_UNKNOWN && requested != MC_MPI_UNKNOWN && !is_static) {
+        /* An interpreter (python3 with mpi4py) loads MPI at run time: with
+         * --mpi the user says which. */
+        *out = requested;
+        return 0;
+    }
     if (f == MC_MPI_UNKNOWN) {
         snprintf(err, errlen, "'%s' is not an MPI program: it links neither Open MPI's "
-                 "libmpi nor MPICH's libmpich%s", prog_name,
+                 "libmpi nor MPICH's libmpich%s (for an interpreter that loads MPI at run "
+                 "time, such as python3 with mpi4py, pass --mpi)", prog_name,
                  is_static ? " (it is statically linked; the checker needs a "
                              "dynamically linked MPI)" : "");
         return -1;

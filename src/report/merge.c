@@ -51,6 +51,10 @@ static int same_finding(const mc_finding *a, const mc_finding *b)
     const mc_frame *p = &x->stack[0], *q = &y->stack[0];
     if (p->file || q->file)
         return str_eq(p->file, q->file) && p->line == q->line;
+    /* Without debug info: the function within its module (each process
+     * loads libraries at other addresses, so pcs differ across ranks). */
+    if (p->function || q->function)
+        return str_eq(p->function, q->function) && str_eq(p->module, q->module);
     return p->pc == q->pc && str_eq(p->module, q->module);
 }
 
@@ -82,6 +86,8 @@ static uint64_t finding_hash(const mc_finding *f)
     const mc_frame *p = &f->calls[0].stack[0];
     if (p->file)
         return mix(mix_str(h, p->file), &p->line, sizeof p->line);
+    if (p->function)
+        return mix_str(mix_str(h, p->function), p->module);
     return mix_str(mix(h, &p->pc, sizeof p->pc), p->module);
 }
 

@@ -437,22 +437,31 @@ START_TEST(text_format)
 }
 END_TEST
 
-/* Without a file the top frame is identified by pc and module. */
+/* Without a file the top frame is identified by function and module (each
+ * process maps libraries at other addresses), or by pc when even the
+ * function is unknown. */
 START_TEST(fold_by_pc)
 {
     mc_finding f = make(MC_CLASS_TYPE_MISMATCH, MC_SEV_ERROR, "int vs double", 0, NULL, 0);
     mc_report_doc doc = {0};
     write_part("rank-0.jsonl", &f);
     f.ranks[0] = f.calls[0].rank = 1;
-    write_part("rank-1.jsonl", &f);              /* same pc: folded */
+    f.calls[0].stack[0].pc += 0x100000;
+    write_part("rank-1.jsonl", &f);              /* same function, other address: folded */
+    free(f.calls[0].stack[0].function);
+    f.calls[0].stack[0].function = xstrdup("other_function");
+    write_part("rank-1.jsonl", &f);              /* other function: kept apart */
+    free(f.calls[0].stack[0].function);
+    f.calls[0].stack[0].function = NULL;
+    write_part("rank-1.jsonl", &f);              /* no function, pc A */
     f.calls[0].stack[0].pc += 8;
-    write_part("rank-1.jsonl", &f);              /* other pc: kept apart */
+    write_part("rank-1.jsonl", &f);              /* no function, other pc: kept apart */
     f.calls[0].stack[0].pc -= 8;
     free(f.calls[0].stack[0].module);
     f.calls[0].stack[0].module = xstrdup("/other/lib.so");
     write_part("rank-1.jsonl", &f);              /* other module: kept apart */
     merge_capture(&doc);
-    ck_assert_uint_eq(doc.nfindings, 3);
+    ck_assert_uint_eq(doc.nfindings, 5);
     ck_assert_uint_eq(doc.findings[0].nranks, 2);
     ck_assert_uint_eq(doc.findings[0].ncalls, 2);
     ck_assert_uint_eq(doc.findings[1].ncalls, 1);
