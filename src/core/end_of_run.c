@@ -104,8 +104,10 @@ static void end_of_run(void)
     if (mc_report_repeats() > 0)
         fprintf(stderr, "mpicheck: rank %d: %lu more occurrences of findings above were not "
                 "reported again (same check, same call site)\n", mc_st.world_rank, mc_report_repeats());
+    /* Tells whoever merges that this process's findings are complete, and
+     * that its end-of-run checks ran. */
+    mc_report_done_line();
     if (mc_st.own_part_dir) {
-        mc_report_done_line();
         mc_report_close();
         if (mc_st.world_rank == 0) {
             wait_for_parts();

@@ -88,6 +88,10 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
                  cfg->sarif_path ? cfg->sarif_path : "");
     }
     fprintf(stderr, "mpicheck: %s %s%s\n", counts, ranks, files);
+    if (doc->job.nprocs > 0 && doc->ndone < (size_t)doc->job.nprocs)
+        fprintf(stderr, "mpicheck: %d of %d ranks did not reach the end of MPI_Finalize's "
+                "checks (crashed, killed, or exited without MPI_Finalize): leaks were not "
+                "checked there\n", doc->job.nprocs - (int)doc->ndone, doc->job.nprocs);
 }
 
 /* Merges the parts, reports, and computes the exit code. */

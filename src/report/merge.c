@@ -190,6 +190,9 @@ static int merge_line(merger *m, const char *line, size_t len)
         mc_finding f;
         if (mc_finding_from_json(o, &f) == 0)
             rc = add_finding(m, &f) ? (mc_finding_clear(&f), -2) : 0;
+    } else if (strcmp(kind, "done") == 0) {
+        m->doc->ndone++;
+        rc = 0;
     } else if (strcmp(kind, "job") == 0) {
         mc_job_info job;
         if (mc_job_from_json(o, &job) == 0) {

@@ -34,6 +34,7 @@ typedef struct {
     size_t nfindings;
     int saw_job_line;   /* 1 when some rank wrote a "job" line (reached MPI_Init) */
     size_t nparts;      /* part files read */
+    size_t ndone;       /* "done" lines: processes that ended their run (MPI_Finalize) */
 } mc_report_doc;
 
 /* Appends one finding as a "finding" line to an open part file and flushes.
