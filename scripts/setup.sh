@@ -54,7 +54,11 @@ mc_build() {   # mc_build FLAVOR: configure (once) and make build/FLAVOR
     mkdir -p "$dir"
     if [ ! -f "$dir/Makefile" ] || [ "$MC_ROOT/configure" -nt "$dir/Makefile" ]; then
         mc_say "configure ($flavor)"
-        (cd "$dir" && "$MC_ROOT/configure" --with-mpicc="mpicc.$flavor" --prefix="$dir/install" >configure.out 2>&1) ||
+        # The system python3 has the packages installed above (jsonschema,
+        # used to validate every report); a python3 earlier in PATH may not.
+        local py=""
+        [ -x /usr/bin/python3 ] && py="PYTHON=/usr/bin/python3"
+        (cd "$dir" && "$MC_ROOT/configure" --with-mpicc="mpicc.$flavor" --prefix="$dir/install" $py >configure.out 2>&1) ||
             { tail -30 "$dir/configure.out" >&2; mc_say "configure failed for $flavor (build/$flavor/configure.out)"; return 1; }
     fi
     mc_say "make ($flavor)"
