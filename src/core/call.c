@@ -7,6 +7,8 @@
 #include "objects.h"
 #include "state.h"
 
+extern int mc_eng_on;   /* src/p2p/engine.c */
+
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
 
 /* Which roles each phase acts on: a call whose roles touch none of a
@@ -39,6 +41,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->nreq_before = 0;
     c->req_before = c->req_inline;
     c->skip = 0;
+    c->engine = 0;
     if (!mc_checking()) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */
@@ -53,6 +56,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     }
     if (fn == MC_FN_MPI_Session_finalize)
         mc_runtime_session_closing();
+    c->engine = mc_eng_on && !mc_st.finalizing;
     unsigned long long roles = c->desc->role_mask;
     if (roles & CHECK_ROLES)
         mc_check_args(c);

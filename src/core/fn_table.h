@@ -43,7 +43,8 @@ enum {
     MC_FLAG_POSTFINAL = 1u << 2,
     MC_FLAG_LEGACY = 1u << 3,
     MC_FLAG_PERSISTENT = 1u << 4,
-    MC_FLAG_BLOCK = 1u << 5
+    MC_FLAG_BLOCK = 1u << 5,
+    MC_FLAG_ENGINE = 1u << 6
 };
 
 #define MC_MAX_REFS 5

@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include "call.h"
 #include "state.h"
+#include "p2p.h"
 
 MC_EXPORT int MPI_Init(int *argc, char ***argv)
 {
@@ -51,8 +52,10 @@ MC_EXPORT int MPI_Finalize(void)
     mc_call c;
     int running = mc_st.phase == MC_PHASE_RUNNING;
     mc_call_enter(&c, MC_FN_MPI_Finalize, 0, __builtin_return_address(0));
-    if (running)
+    if (running) {
+        mc_eng_finalize();      /* lost messages, receives from finalized ranks */
         mc_runtime_before_finalize();
+    }
     int rc = PMPI_Finalize();
     if (running)
         mc_runtime_after_finalize();

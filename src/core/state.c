@@ -13,6 +13,7 @@
 #include "report.h"
 #include "stack.h"
 #include "state.h"
+#include "p2p.h"
 #include "writers.h"
 
 extern char **environ;
@@ -171,6 +172,7 @@ void mc_runtime_after_init(int provided)
     mc_end_of_run_register();
     mc_keep_preload_from_children();
     mc_st.phase = MC_PHASE_RUNNING;
+    mc_eng_start();
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
 }

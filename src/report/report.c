@@ -130,15 +130,31 @@ static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
     fill_call(ct, o->fn, o->vals, o->nvals, o->pcs, (size_t)o->npcs);
 }
 
-/* Prints, stores and frees the finding. */
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Prints, stores and frees the finding. Its ranks are this rank and the
+ * ranks of its calls. */
 static void emit(mc_finding *f)
 {
     int rank = mc_st.world_rank;
     f->severity = mc_class_default_severity(f->cls);
-    f->ranks = malloc(sizeof(int));
+    f->ranks = malloc((f->ncalls + 1) * sizeof(int));
     if (f->ranks) {
         f->ranks[0] = rank;
         f->nranks = 1;
+        for (size_t i = 0; i < f->ncalls; i++)
+            if (f->calls[i].rank >= 0)
+                f->ranks[f->nranks++] = f->calls[i].rank;
+        qsort(f->ranks, f->nranks, sizeof(int), cmp_int);
+        size_t k = 0;
+        for (size_t i = 0; i < f->nranks; i++)
+            if (k == 0 || f->ranks[k - 1] != f->ranks[i])
+                f->ranks[k++] = f->ranks[i];
+        f->nranks = k;
     }
     pthread_mutex_lock(&report_lock);
     if (f->severity == MC_SEV_ERROR)
@@ -289,4 +305,48 @@ void mc_report_close(void)
         fclose(mc_st.part);
     mc_st.part = NULL;
     pthread_mutex_unlock(&report_lock);
+}
+
+void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
+                    mc_call_text *others, size_t nothers, const char *fmt, ...)
+{
+    mc_finding f = {0};
+    f.cls = cls;
+    va_list ap;
+    va_start(ap, fmt);
+    f.message = vformat("", fmt, ap);
+    va_end(ap);
+    int dup = 0;
+    if (f.message) {
+        mc_call key = {.fn = c ? c->fn : fn, .caller = c ? c->caller : caller};
+        dup = seen_before(cls, &key, f.message);
+    }
+    f.calls = dup ? NULL : calloc(nothers + 1, sizeof *f.calls);
+    if (!f.calls) {
+        /* Free the others' contents through a finding that owns a copy. */
+        mc_finding tmp = {.message = f.message};
+        tmp.calls = malloc((nothers ? nothers : 1) * sizeof *tmp.calls);
+        if (tmp.calls) {
+            memcpy(tmp.calls, others, nothers * sizeof *others);
+            tmp.ncalls = nothers;
+        }
+        mc_finding_clear(&tmp);
+        return;
+    }
+    if (c)
+        fill_from_call(&f.calls[f.ncalls++], c);
+    for (size_t i = 0; i < nothers; i++)
+        f.calls[f.ncalls++] = others[i];
+    emit(&f);
+}
+
+void mc_report_fill_call(mc_call_text *ct, const mc_call *c)
+{
+    fill_from_call(ct, c);
+}
+
+void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
+                              const uintptr_t *pcs, size_t npcs)
+{
+    fill_call(ct, fn, vals, nvals, pcs, npcs);
 }

@@ -31,6 +31,19 @@ void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
 void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A finding that involves other ranks' calls: this rank's call c (with its
+ * stack) when c is given, then the others (ownership of their contents passes
+ * to the report). Without c, (fn, caller) only key the once-per-call-site
+ * filter. The finding's ranks are this rank and the others' ranks. */
+void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
+                    mc_call_text *others, size_t nothers, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* Fills ct with call c on this rank (arguments rendered, stack resolved). */
+void mc_report_fill_call(mc_call_text *ct, const mc_call *c);
+/* The same for a call made earlier: function fn with arguments vals (in its
+ * parameter order) at the return addresses pcs. */
+void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
+                              const uintptr_t *pcs, size_t npcs);
 /* How many repeated findings were not reported again on this rank. */
 unsigned long mc_report_repeats(void);
 

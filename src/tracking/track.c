@@ -4,7 +4,9 @@
  * roles written in wrappers/mpi.protos, never by code here.
  */
 #include "objects.h"
+#include "p2p.h"
 #include "state.h"
+#include "typesig.h"
 
 /* What a *_FREE role frees, read before the call nulls the handle. */
 void mc_track_pre(mc_call *c)
@@ -14,7 +16,13 @@ void mc_track_pre(mc_call *c)
         const void *p = c->vals[i].p;
         switch (d->params[i].role) {
         case MC_ROLE_COMM_FREE:       if (p) c->freed.comm = *(const MPI_Comm *)p; break;
-        case MC_ROLE_DATATYPE_FREE:   if (p) c->freed.type = *(const MPI_Datatype *)p; break;
+        case MC_ROLE_DATATYPE_FREE:
+            if (p) {
+                c->freed.type = *(const MPI_Datatype *)p;
+                /* MPI reuses handle values: a cached signature must go first. */
+                mc_typesig_forget(c->freed.type);
+            }
+            break;
         case MC_ROLE_OP_FREE:         if (p) c->freed.op = *(const MPI_Op *)p; break;
         case MC_ROLE_GROUP_FREE:      if (p) c->freed.group = *(const MPI_Group *)p; break;
         case MC_ROLE_ERRHANDLER_FREE: if (p) c->freed.eh = *(const MPI_Errhandler *)p; break;
@@ -86,14 +94,23 @@ static void track_new_type(mc_call *c, MPI_Datatype type)
 void mc_track_post(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
+    MPI_Comm made = MPI_COMM_NULL;
     MC_LOCK();
     int n = (d->role_mask & ~REQ_ONLY) ? d->nparams : 0;
     for (int i = 0; i < n; i++) {
         const void *p = c->vals[i].p;
         switch (d->params[i].role) {
-        case MC_ROLE_COMM_OUT:    if (p) track_new_comm(c, *(const MPI_Comm *)p, 1); break;
+        case MC_ROLE_COMM_OUT:
+            if (p) {
+                track_new_comm(c, *(const MPI_Comm *)p, 1);
+                made = *(const MPI_Comm *)p;
+            }
+            break;
         case MC_ROLE_COMM_PARENT: if (p) track_new_comm(c, *(const MPI_Comm *)p, 0); break;
-        case MC_ROLE_COMM_FREE:   mc_obj_remove(MC_OBJ_COMM, MC_BITS(c->freed.comm)); break;
+        case MC_ROLE_COMM_FREE:
+            mc_obj_remove(MC_OBJ_COMM, MC_BITS(c->freed.comm));
+            mc_eng_comm_freed(c->freed.comm);
+            break;
         case MC_ROLE_DATATYPE_OUT: if (p) track_new_type(c, *(const MPI_Datatype *)p); break;
         case MC_ROLE_DATATYPE_FREE: mc_obj_remove(MC_OBJ_DATATYPE, MC_BITS(c->freed.type)); break;
         case MC_ROLE_DATATYPE_COMMIT:
@@ -136,4 +153,9 @@ void mc_track_post(mc_call *c)
     }
     mc_requests_post(c);
     MC_UNLOCK();
+    /* The new communicator's shadow, made outside every lock: it is a
+     * collective call, and another thread may need the lock meanwhile.
+     * Every member is in this same call now. */
+    if (made != MPI_COMM_NULL)
+        mc_eng_comm_created(c, made);
 }

@@ -1,0 +1,472 @@
+/*
+ * complete.c - the completion calls (Wait, Test and their any/all/some
+ * forms, MPI_Request_get_status, MPI_Cancel, MPI_Request_free) when the
+ * engine holds some of the requests.
+ *
+ * RATIONALE: a request is handed to MPI's completion call only once the
+ * engine says it is "ready" (its envelope arrived and was checked, its
+ * deferred real receive was posted and finished, its strict acknowledgment
+ * came), so the real call never blocks where the checker cannot see, and a
+ * truncated message is reported before MPI's own error stops the job. Which
+ * request a Waitany/Testany/Waitsome returns may differ from what MPI alone
+ * would pick; the standard lets either be returned. Calls whose requests the
+ * engine does not hold go straight to MPI, unless receives are deferred
+ * (then the call waits in the loop, so those receives keep being posted).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "p2p.h"
+#include "objects.h"
+#include "state.h"
+
+int mc_env_slot_done(mc_env_slot *s);
+void mc_recv_cancel(mc_prec *p);
+
+/* Is r an inactive persistent request (or null): ignored by any/some. */
+static int inactive(MPI_Request r, mc_prec *p)
+{
+    if (r == MPI_REQUEST_NULL)
+        return 1;
+    if (p)
+        return p->persistent && !p->active;
+    mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(r));
+    return o && o->persistent && !o->active;
+}
+
+static int ready(MPI_Request r, mc_prec *p)
+{
+    if (r == MPI_REQUEST_NULL)
+        return 1;
+    if (p)
+        return mc_prec_progress(p);
+    int flag = 0;
+    PMPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
+    return flag;
+}
+
+void mc_prec_describe(mc_prec *p, mc_waitfor *w)
+{
+    mc_pcomm *pc = mc_pcomm_get(p->comm);
+    mc_waitfor_clause(w);
+    if (!pc) {
+        w->unknown = 1;
+        return;
+    }
+    if (p->kind == MC_PR_PAIR) {
+        w->nclauses--;      /* the halves make their own clauses */
+        if (p->pair_s && !mc_prec_progress(p->pair_s))
+            mc_prec_describe(p->pair_s, w);
+        if (p->pair_r && !mc_prec_progress(p->pair_r))
+            mc_prec_describe(p->pair_r, w);
+        return;
+    }
+    if (p->kind == MC_PR_SEND) {
+        int flag = 1;
+        if (p->real != MPI_REQUEST_NULL)
+            PMPI_Request_get_status(p->real, &flag, MPI_STATUS_IGNORE);
+        w->npending++;
+        if (flag)
+            w->nrelax++;        /* MPI is done with it: only the acknowledgment is missing */
+        mc_waitfor_add_comm(w, pc, p->peer);
+        return;
+    }
+    w->npending++;
+    if (p->checked)
+        mc_waitfor_add_comm(w, pc, p->status.MPI_SOURCE);
+    else
+        mc_waitfor_add_comm(w, pc, p->peer);
+}
+
+/* The engine is done with p after the application's call completed it. */
+static void finished(mc_prec *p, MPI_Status *st)
+{
+    if (p->persistent) {
+        if (st && st != MPI_STATUS_IGNORE && p->real != p->user) {
+            if (p->cancelled) {
+                PMPI_Status_set_cancelled(st, 1);
+            } else if (p->real == MPI_REQUEST_NULL && p->kind == MC_PR_RECV) {
+                *st = p->status;
+            }
+        }
+        p->active = 0;
+        p->real = MPI_REQUEST_NULL;
+        if (p->slot) {
+            mc_env_release(p->slot);
+            p->slot = NULL;
+        }
+        return;
+    }
+    mc_prec_drop(p);
+}
+
+/* ---- one request ---------------------------------------------------------- */
+
+int mc_recv_pending_deferred(void);
+int mc_eng_has_orphans(void);
+
+/* Whether a completion call must go through the engine at all. */
+static int engine_busy(void)
+{
+    return mc_prec_count() > 0 || mc_recv_pending_deferred() || mc_eng_has_orphans();
+}
+
+static int prec_ready(void *ctx) { return mc_prec_progress(ctx); }
+static void prec_describe(void *ctx, mc_waitfor *w, int and_mode) { mc_prec_describe(ctx, w); }
+
+void mc_eng_wait_prec(mc_call *c, mc_prec *p)
+{
+    mc_eng_wait(c, prec_ready, prec_describe, p);
+}
+
+typedef struct { int n; MPI_Request *reqs; mc_prec **recs; int any; } set_ctx;
+
+static int set_ready(void *ctx)
+{
+    set_ctx *s = ctx;
+    int all = 1, active = 0;
+    for (int i = 0; i < s->n; i++) {
+        MPI_Request r = s->reqs[i];
+        if (inactive(r, s->recs[i]))
+            continue;
+        active++;
+        int ok = ready(r, s->recs[i]);
+        if (s->any && ok)
+            return 1;
+        all &= ok;
+    }
+    return s->any ? active == 0 : all;
+}
+
+static void set_describe(void *ctx, mc_waitfor *w, int and_mode)
+{
+    set_ctx *s = ctx;
+    if (s->any)
+        mc_waitfor_clause(w);
+    for (int i = 0; i < s->n; i++) {
+        MPI_Request r = s->reqs[i];
+        if (inactive(r, s->recs[i]) || ready(r, s->recs[i]))
+            continue;
+        if (!s->recs[i]) {
+            w->unknown = 1;
+            continue;
+        }
+        if (s->any) {
+            /* OR: one clause holding every peer. */
+            mc_waitfor tmp = {0};
+            mc_prec_describe(s->recs[i], &tmp);
+            for (int k = 0; k < tmp.nranks; k++)
+                mc_waitfor_add(w, tmp.ranks[k]);
+            w->unknown |= tmp.unknown;
+            w->npending += tmp.npending;
+            w->nrelax += tmp.nrelax;
+            mc_waitfor_free(&tmp);
+        } else {
+            mc_prec_describe(s->recs[i], w);
+        }
+    }
+}
+
+/* Looks up the records; 0 when the engine holds none of them. */
+static int lookup(int n, MPI_Request *reqs, mc_prec **recs)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        recs[i] = reqs[i] == MPI_REQUEST_NULL ? NULL : mc_prec_find(reqs[i]);
+        /* One handle twice (Open MPI hands out one static request for
+         * sends that completed at once): one record, taken once. */
+        for (int j = 0; recs[i] && j < i; j++)
+            if (recs[j] == recs[i])
+                recs[i] = NULL;
+        any |= recs[i] != NULL;
+    }
+    return any;
+}
+
+#define RECS_INLINE 32
+
+int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status);
+int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status)
+{
+    mc_eng_lock();
+    if (!engine_busy()) {
+        mc_eng_unlock();
+        return PMPI_Wait(req, status);
+    }
+    mc_prec *p = NULL;
+    lookup(1, req, &p);
+    set_ctx s = {1, req, &p, 0};
+    mc_eng_wait(c, set_ready, set_describe, &s);
+    int rc = PMPI_Wait(req, status);
+    if (p)
+        finished(p, status);
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *statuses);
+int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *statuses)
+{
+    mc_eng_lock();
+    if (!engine_busy() || n <= 0) {
+        mc_eng_unlock();
+        return PMPI_Waitall(n, reqs, statuses);
+    }
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    if (!recs) {
+        mc_eng_unlock();
+        return PMPI_Waitall(n, reqs, statuses);
+    }
+    lookup(n, reqs, recs);
+    set_ctx s = {n, reqs, recs, 0};
+    mc_eng_wait(c, set_ready, set_describe, &s);
+    int rc = PMPI_Waitall(n, reqs, statuses);
+    for (int i = 0; i < n; i++)
+        if (recs[i])
+            finished(recs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+    if (recs != inl)
+        free(recs);
+    mc_eng_unlock();
+    return rc;
+}
+
+/* Waitany / Testany: the first active ready request. */
+int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
+                    int blocking);
+int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
+                    int blocking)
+{
+    mc_eng_lock();
+    if (!engine_busy() || n <= 0) {
+        mc_eng_unlock();
+        return blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
+    }
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    if (!recs) {
+        mc_eng_unlock();
+        return blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
+    }
+    lookup(n, reqs, recs);
+    set_ctx s = {n, reqs, recs, 1};
+    if (blocking)
+        mc_eng_wait(c, set_ready, set_describe, &s);
+    else
+        mc_eng_service();
+    int rc = MPI_SUCCESS, pick = -1, nactive = 0;
+    for (int i = 0; i < n; i++) {
+        if (inactive(reqs[i], recs[i]))
+            continue;
+        nactive++;
+        if (ready(reqs[i], recs[i])) {
+            pick = i;
+            break;
+        }
+    }
+    if (nactive == 0) {
+        rc = blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
+    } else if (pick < 0) {
+        *flag = 0;
+        *index = MPI_UNDEFINED;
+    } else {
+        mc_prec *p = recs[pick];
+        rc = PMPI_Wait(&reqs[pick], status);
+        *index = pick;
+        if (flag)
+            *flag = 1;
+        if (p)
+            finished(p, status);
+    }
+    if (recs != inl)
+        free(recs);
+    mc_eng_unlock();
+    return rc;
+}
+
+/* Waitsome / Testsome: every active ready request. */
+int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
+                     MPI_Status *statuses, int blocking);
+int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
+                     MPI_Status *statuses, int blocking)
+{
+    mc_eng_lock();
+    if (!engine_busy() || n <= 0) {
+        mc_eng_unlock();
+        return blocking ? PMPI_Waitsome(n, reqs, outcount, indices, statuses)
+                        : PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    }
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    if (!recs) {
+        mc_eng_unlock();
+        return blocking ? PMPI_Waitsome(n, reqs, outcount, indices, statuses)
+                        : PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    }
+    lookup(n, reqs, recs);
+    set_ctx s = {n, reqs, recs, 1};
+    if (blocking)
+        mc_eng_wait(c, set_ready, set_describe, &s);
+    else
+        mc_eng_service();
+    int nactive = 0;
+    for (int i = 0; i < n; i++)
+        nactive += !inactive(reqs[i], recs[i]);
+    int rc = MPI_SUCCESS;
+    if (nactive == 0) {
+        rc = blocking ? PMPI_Waitsome(n, reqs, outcount, indices, statuses)
+                      : PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    } else {
+        int k = 0, err = 0;
+        for (int i = 0; i < n; i++) {
+            if (inactive(reqs[i], recs[i]) || !ready(reqs[i], recs[i]))
+                continue;
+            MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
+            mc_prec *p = recs[i];
+            int e = PMPI_Wait(&reqs[i], st);
+            if (e != MPI_SUCCESS) {
+                err = e;
+                if (st != MPI_STATUS_IGNORE)
+                    st->MPI_ERROR = e;
+            } else if (st != MPI_STATUS_IGNORE) {
+                st->MPI_ERROR = MPI_SUCCESS;
+            }
+            if (p)
+                finished(p, st);
+            indices[k++] = i;
+        }
+        *outcount = k;
+        if (err)
+            rc = statuses == MPI_STATUSES_IGNORE ? err : MPI_ERR_IN_STATUS;
+    }
+    if (recs != inl)
+        free(recs);
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status);
+int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status)
+{
+    mc_eng_lock();
+    mc_prec *p = engine_busy() && *req != MPI_REQUEST_NULL ? mc_prec_find(*req) : NULL;
+    if (!p) {
+        if (engine_busy())
+            mc_eng_service();
+        mc_eng_unlock();
+        return PMPI_Test(req, flag, status);
+    }
+    mc_eng_service();
+    int rc = MPI_SUCCESS;
+    if (mc_prec_progress(p)) {
+        rc = PMPI_Test(req, flag, status);
+        if (*flag)
+            finished(p, status);
+    } else {
+        *flag = 0;
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses);
+int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses)
+{
+    mc_eng_lock();
+    if (!engine_busy() || n <= 0) {
+        mc_eng_unlock();
+        return PMPI_Testall(n, reqs, flag, statuses);
+    }
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    if (!recs) {
+        mc_eng_unlock();
+        return PMPI_Testall(n, reqs, flag, statuses);
+    }
+    mc_eng_service();
+    int rc = MPI_SUCCESS;
+    if (!lookup(n, reqs, recs)) {
+        rc = PMPI_Testall(n, reqs, flag, statuses);
+    } else {
+        set_ctx s = {n, reqs, recs, 0};
+        if (set_ready(&s)) {
+            rc = PMPI_Testall(n, reqs, flag, statuses);
+            if (*flag)
+                for (int i = 0; i < n; i++)
+                    if (recs[i])
+                        finished(recs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+        } else {
+            *flag = 0;
+        }
+    }
+    if (recs != inl)
+        free(recs);
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status);
+int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status)
+{
+    mc_eng_lock();
+    mc_prec *p = req != MPI_REQUEST_NULL ? mc_prec_find(req) : NULL;
+    if (!p) {
+        if (engine_busy())
+            mc_eng_service();
+        mc_eng_unlock();
+        return PMPI_Request_get_status(req, flag, status);
+    }
+    mc_eng_service();
+    int rc = MPI_SUCCESS;
+    if (mc_prec_progress(p)) {
+        rc = PMPI_Request_get_status(req, flag, status);
+        if (*flag && p->persistent && p->kind == MC_PR_RECV && p->real != p->user
+            && status != MPI_STATUS_IGNORE) {
+            if (p->cancelled)
+                PMPI_Status_set_cancelled(status, 1);
+            else if (p->active)
+                *status = p->status;
+        }
+    } else {
+        *flag = 0;
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_complete_cancel(mc_call *c, MPI_Request *req);
+int mc_complete_cancel(mc_call *c, MPI_Request *req)
+{
+    mc_eng_lock();
+    mc_prec *p = *req != MPI_REQUEST_NULL ? mc_prec_find(*req) : NULL;
+    int rc = MPI_SUCCESS;
+    if (!p || !p->active) {
+        rc = PMPI_Cancel(req);
+    } else if (p->kind == MC_PR_RECV) {
+        mc_recv_cancel(p);
+    } else {
+        rc = PMPI_Cancel(req);
+        /* Take the envelope back too when it was not matched yet. */
+        if (p->slot && !mc_env_slot_done(p->slot))
+            PMPI_Cancel(&p->slot->req);
+        p->relaxed = 1;
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_complete_free(mc_call *c, MPI_Request *req);
+int mc_complete_free(mc_call *c, MPI_Request *req)
+{
+    mc_eng_lock();
+    mc_prec *p = *req != MPI_REQUEST_NULL ? mc_prec_find(*req) : NULL;
+    int rc = PMPI_Request_free(req);
+    if (p && rc == MPI_SUCCESS) {
+        if (!p->active) {
+            mc_prec_drop(p);
+        } else {
+            /* MPI finishes the freed request in the background; the engine
+             * still sees the envelope through (and posts a deferred receive). */
+            if (!p->greq && p->real == p->user)
+                p->real = MPI_REQUEST_NULL;
+            mc_prec_orphan(p);
+        }
+    }
+    mc_eng_unlock();
+    return rc;
+}

@@ -1,0 +1,647 @@
+/*
+ * deadlock.c - telling a deadlock from a slow peer, after the timeout.
+ *
+ * A rank whose wait outlasted the timeout asks the ranks it waits for what
+ * they are doing, and they ask on (the closure of the wait-for graph), over
+ * the checker's copy of MPI_COMM_WORLD. A rank answers only from inside the
+ * engine's wait loop or a p2p call; one that does not answer is computing,
+ * and is never blamed. Each wait is an AND of clauses, each clause an OR of
+ * ranks (MPI_Waitall: AND; MPI_Waitany, MPI_ANY_SOURCE: OR; MPI_Finalize:
+ * every rank not yet in MPI_Finalize). The ranks that can still be released
+ * are the least fixpoint grown from the ranks that are not blocked; the
+ * blocked rest is deadlocked. A second round after a short pause must find
+ * every deadlocked rank in the same wait (same epoch) before anything is
+ * reported, and only the lowest rank of the set reports, once.
+ *
+ * Potential deadlocks (strict mode): a rank whose only missing piece is the
+ * acknowledgment of sends MPI already buffered is "relaxable". When treating
+ * relaxable ranks as released frees everybody, the program completes only
+ * thanks to buffering: one potential-deadlock report, and the relaxable
+ * ranks are told to stop waiting for those acknowledgments.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "p2p.h"
+#include "report.h"
+#include "state.h"
+
+#define TAG_QUERY 7101
+#define TAG_REPLY 7102
+#define TAG_RELAX 7103
+#define REPLY_MAGIC 0x4d43444cu
+#define DETAILS_MAX 6000
+
+/* ---- this rank's wait ----------------------------------------------------- */
+
+static mc_call *w_call;
+static mc_describe_fn w_describe;
+static void *w_ctx;
+static int w_blocked;
+static int w_epoch;
+int mc_dl_relax;                /* a relax message came for the current wait */
+int mc_dl_release_epoch;
+
+#define RELAXED_SITES 64
+static const void *relaxed_sites[RELAXED_SITES];
+static int nrelaxed_sites;
+
+int mc_dl_site_relaxed(const void *site);
+int mc_dl_site_relaxed(const void *site)
+{
+    for (int i = 0; i < nrelaxed_sites; i++)
+        if (relaxed_sites[i] == site)
+            return 1;
+    return 0;
+}
+
+static int (*w_ready_fn)(void *);
+
+void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
+{
+    /* One wait per process is described; with several threads waiting the
+     * detector stays off (mc_dl_detect), and so does this. */
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
+        return;
+    w_ready_fn = ready;
+    w_call = c;
+    w_describe = describe;
+    w_ctx = ctx;
+    w_blocked = 1;
+    w_epoch++;
+    mc_dl_relax = 0;
+}
+
+void mc_dl_clear_waiting(void)
+{
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
+        return;
+    w_blocked = 0;
+    w_epoch++;
+    mc_dl_relax = 0;
+}
+
+/* ---- replies in flight ------------------------------------------------------ */
+
+typedef struct outmsg { MPI_Request req; struct outmsg *next; char data[]; } outmsg;
+static outmsg *outgoing;
+
+static void send_bytes(const void *data, int len, int dest, int tag)
+{
+    outmsg *m = malloc(sizeof *m + (size_t)len);
+    if (!m)
+        return;
+    memcpy(m->data, data, (size_t)len);
+    if (PMPI_Isend(m->data, len, MPI_BYTE, dest, tag, mc_st.world_dup, &m->req) != MPI_SUCCESS) {
+        free(m);
+        return;
+    }
+    m->next = outgoing;
+    outgoing = m;
+}
+
+static void reap_outgoing(void)
+{
+    outmsg **pp = &outgoing;
+    while (*pp) {
+        int flag = 0;
+        PMPI_Test(&(*pp)->req, &flag, MPI_STATUS_IGNORE);
+        if (flag) {
+            outmsg *m = *pp;
+            *pp = m->next;
+            free(m);
+        } else {
+            pp = &(*pp)->next;
+        }
+    }
+}
+
+/* ---- call texts on the wire ------------------------------------------------- */
+
+static void put(char *buf, size_t cap, size_t *len, const char *s)
+{
+    for (; s && *s && *len + 1 < cap; s++)
+        buf[(*len)++] = (*s == '\t' || *s == '\n') ? ' ' : *s;
+    buf[*len] = 0;
+}
+
+static void sep(char *buf, size_t cap, size_t *len, char c)
+{
+    if (*len + 1 < cap) {
+        buf[(*len)++] = c;
+        buf[*len] = 0;
+    }
+}
+
+/* One line per item: "C call", "A name value", "F function file line module pc",
+ * fields separated by tabs (put() keeps tabs and newlines out of values). */
+static void serialize_call(const mc_call_text *ct, char *buf, size_t cap)
+{
+    size_t len = 0;
+    char num[64];
+    buf[0] = 0;
+    sep(buf, cap, &len, 'C');
+    sep(buf, cap, &len, '\t');
+    put(buf, cap, &len, ct->call);
+    sep(buf, cap, &len, '\n');
+    for (size_t i = 0; i < ct->nargs; i++) {
+        sep(buf, cap, &len, 'A');
+        sep(buf, cap, &len, '\t');
+        put(buf, cap, &len, ct->args[i].name);
+        sep(buf, cap, &len, '\t');
+        put(buf, cap, &len, ct->args[i].value);
+        sep(buf, cap, &len, '\n');
+    }
+    for (size_t i = 0; i < ct->nframes; i++) {
+        const mc_frame *f = &ct->stack[i];
+        sep(buf, cap, &len, 'F');
+        sep(buf, cap, &len, '\t');
+        put(buf, cap, &len, f->function ? f->function : "");
+        sep(buf, cap, &len, '\t');
+        put(buf, cap, &len, f->file ? f->file : "");
+        sep(buf, cap, &len, '\t');
+        snprintf(num, sizeof num, "%d", f->line);
+        put(buf, cap, &len, num);
+        sep(buf, cap, &len, '\t');
+        put(buf, cap, &len, f->module ? f->module : "");
+        sep(buf, cap, &len, '\t');
+        snprintf(num, sizeof num, "%llx", (unsigned long long)f->pc);
+        put(buf, cap, &len, num);
+        sep(buf, cap, &len, '\n');
+    }
+}
+
+static char *field(char **p)
+{
+    char *s = *p, *e = s;
+    while (*e && *e != '\t' && *e != '\n')
+        e++;
+    char *out = strndup(s, (size_t)(e - s));
+    *p = *e == '\t' ? e + 1 : e;
+    return out;
+}
+
+static void deserialize_call(const char *text, int rank, mc_call_text *ct)
+{
+    memset(ct, 0, sizeof *ct);
+    ct->rank = rank;
+    size_t na = 0, nf = 0;
+    for (const char *p = text; *p; p++)
+        if (*p == '\n') {
+            if (p[1] == 'A') na++;
+            if (p[1] == 'F') nf++;
+        }
+    ct->args = calloc(na + 1, sizeof *ct->args);
+    ct->stack = calloc(nf + 1, sizeof *ct->stack);
+    char *copy = strdup(text), *p = copy;
+    while (copy && *p) {
+        char kind = *p;
+        char *line_end = strchr(p, '\n');
+        if (line_end)
+            *line_end = 0;
+        char *q = p + (p[1] == '\t' ? 2 : 1);
+        if (kind == 'C' && !ct->call) {
+            ct->call = field(&q);
+        } else if (kind == 'A' && ct->args && ct->nargs < na) {
+            ct->args[ct->nargs].name = field(&q);
+            ct->args[ct->nargs].value = field(&q);
+            ct->nargs++;
+        } else if (kind == 'F' && ct->stack && ct->nframes < nf) {
+            mc_frame *f = &ct->stack[ct->nframes++];
+            f->function = field(&q);
+            f->file = field(&q);
+            char *ln = field(&q);
+            f->line = ln ? atoi(ln) : 0;
+            free(ln);
+            f->module = field(&q);
+            char *pcs = field(&q);
+            f->pc = pcs ? (uintptr_t)strtoull(pcs, NULL, 16) : 0;
+            free(pcs);
+            if (f->function && !*f->function) { free(f->function); f->function = NULL; }
+            if (f->file && !*f->file) { free(f->file); f->file = NULL; }
+            if (f->module && !*f->module) { free(f->module); f->module = NULL; }
+        }
+        if (!line_end)
+            break;
+        p = line_end + 1;
+    }
+    free(copy);
+    if (!ct->call)
+        ct->call = strdup("(unknown call)");
+}
+
+/* ---- answering -------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t magic;
+    int32_t id, rank, blocked, epoch, relaxable, in_finalize, unknown, nclauses, nranks, details_len;
+} reply_hdr;
+
+static void answer(int id, int to, int details)
+{
+    reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, w_blocked, w_epoch, 0, 0, 0, 0, 0, 0};
+    mc_waitfor w = {0};
+    char *text = NULL;
+    if (w_blocked) {
+        w_describe(w_ctx, &w, 1);
+        h.in_finalize = w_call && w_call->fn == MC_FN_MPI_Finalize;
+        h.relaxable = w.npending > 0 && w.npending == w.nrelax;
+        h.unknown = w.unknown;
+        h.nclauses = w.nclauses;
+        h.nranks = w.nranks;
+        if (details && w_call) {
+            mc_call_text ct;
+            mc_report_fill_call(&ct, w_call);
+            text = malloc(DETAILS_MAX);
+            if (text) {
+                serialize_call(&ct, text, DETAILS_MAX);
+                h.details_len = (int32_t)strlen(text) + 1;
+            }
+            mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
+            if (tmp.calls) {
+                tmp.calls[0] = ct;
+                mc_finding_clear(&tmp);
+            }
+        }
+    }
+    size_t len = sizeof h + (size_t)h.nclauses * 4 + (size_t)h.nranks * 4 + (size_t)h.details_len;
+    char *buf = malloc(len);
+    if (buf) {
+        char *p = buf;
+        memcpy(p, &h, sizeof h);
+        p += sizeof h;
+        if (h.nclauses) { memcpy(p, w.clause_len, (size_t)h.nclauses * 4); p += h.nclauses * 4; }
+        if (h.nranks) { memcpy(p, w.ranks, (size_t)h.nranks * 4); p += h.nranks * 4; }
+        if (h.details_len) memcpy(p, text, (size_t)h.details_len);
+        send_bytes(buf, (int)len, to, TAG_REPLY);
+        free(buf);
+    }
+    free(text);
+    mc_waitfor_free(&w);
+}
+
+void mc_dl_service(void)
+{
+    if (mc_st.world_dup == MPI_COMM_NULL)
+        return;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_QUERY, mc_st.world_dup, &flag, &st);
+        if (!flag)
+            break;
+        int q[3];
+        PMPI_Recv(q, 3, MPI_INT, st.MPI_SOURCE, TAG_QUERY, mc_st.world_dup, MPI_STATUS_IGNORE);
+        answer(q[0], st.MPI_SOURCE, q[1]);
+    }
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_RELAX, mc_st.world_dup, &flag, &st);
+        if (!flag)
+            break;
+        int r[2];
+        PMPI_Recv(r, 2, MPI_INT, st.MPI_SOURCE, TAG_RELAX, mc_st.world_dup, MPI_STATUS_IGNORE);
+        if (w_blocked && r[0] == w_epoch) {
+            mc_dl_relax = 1;
+            mc_dl_release_epoch++;
+            if (w_call && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(w_call->caller))
+                relaxed_sites[nrelaxed_sites++] = w_call->caller;
+        }
+    }
+    if (outgoing)
+        reap_outgoing();
+}
+
+/* ---- asking ----------------------------------------------------------------- */
+
+typedef struct {
+    int state;              /* 0 not asked, 1 asked, 2 answered */
+    reply_hdr h;
+    int *clause_len, *ranks;
+    char *details;
+} node;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void node_clear(node *n)
+{
+    free(n->clause_len);
+    free(n->ranks);
+    free(n->details);
+    memset(n, 0, sizeof *n);
+}
+
+static void take_reply(node *nodes, int id, int src, const char *buf, int len)
+{
+    reply_hdr h;
+    if (len < (int)sizeof h)
+        return;
+    memcpy(&h, buf, sizeof h);
+    if (h.magic != REPLY_MAGIC || h.id != id || src < 0 || src >= mc_st.world_size)
+        return;
+    node *n = &nodes[src];
+    node_clear(n);
+    n->state = 2;
+    n->h = h;
+    const char *p = buf + sizeof h;
+    if (h.nclauses > 0 && (n->clause_len = malloc((size_t)h.nclauses * 4)))
+        memcpy(n->clause_len, p, (size_t)h.nclauses * 4);
+    p += h.nclauses * 4;
+    if (h.nranks > 0 && (n->ranks = malloc((size_t)h.nranks * 4)))
+        memcpy(n->ranks, p, (size_t)h.nranks * 4);
+    p += h.nranks * 4;
+    if (h.details_len > 0)
+        n->details = strndup(p, (size_t)h.details_len);
+}
+
+static void ask(node *nodes, int id, int r, int details)
+{
+    if (r < 0 || r >= mc_st.world_size || nodes[r].state)
+        return;
+    nodes[r].state = 1;
+    int q[3] = {id, details, 0};
+    send_bytes(q, (int)sizeof q, r, TAG_QUERY);
+}
+
+/* Asks every rank in want (state 1) and their successors; gives up on the
+ * silent ones after `grace` seconds. Returns 0 when this rank's own wait
+ * ended meanwhile. */
+static int gather(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx)
+{
+    double deadline = now_s() + grace;
+    int len_cap = 1 << 16;
+    char *buf = malloc((size_t)len_cap);
+    if (!buf)
+        return 0;
+    for (;;) {
+        mc_dl_service();
+        int flag = 0;
+        MPI_Status st;
+        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_REPLY, mc_st.world_dup, &flag, &st);
+        if (flag) {
+            int len = 0;
+            PMPI_Get_count(&st, MPI_BYTE, &len);
+            if (len > len_cap) {
+                char *nb = realloc(buf, (size_t)len);
+                if (nb) { buf = nb; len_cap = len; }
+            }
+            PMPI_Recv(buf, len_cap, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY, mc_st.world_dup, MPI_STATUS_IGNORE);
+            take_reply(nodes, id, st.MPI_SOURCE, buf, len);
+            node *n = &nodes[st.MPI_SOURCE];
+            if (n->state == 2 && n->h.id == id && n->h.blocked && !details) {
+                int k = 0;
+                for (int c = 0; c < n->h.nclauses; c++) {
+                    if (n->clause_len[c] < 0)
+                        for (int r = 0; r < mc_st.world_size; r++)
+                            ask(nodes, id, r, 0);
+                    for (int j = 0; j < n->clause_len[c] && k < n->h.nranks; j++)
+                        ask(nodes, id, n->ranks[k++], 0);
+                }
+            }
+            continue;
+        }
+        int waiting = 0;
+        for (int r = 0; r < mc_st.world_size; r++)
+            waiting += nodes[r].state == 1;
+        if (!waiting)
+            break;
+        mc_eng_lock();
+        int done = ready(ctx);
+        mc_eng_unlock();
+        if (done || now_s() > deadline) {
+            free(buf);
+            return !done;
+        }
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    free(buf);
+    return 1;
+}
+
+/* Least fixpoint of "can still be released". relax: relaxable ranks count as released. */
+static void evaluate(node *nodes, char *released, int relax)
+{
+    int p = mc_st.world_size;
+    for (int r = 0; r < p; r++) {
+        const node *n = &nodes[r];
+        released[r] = n->state != 2 || !n->h.blocked || n->h.unknown || (relax && n->h.relaxable);
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int r = 0; r < p; r++) {
+            if (released[r])
+                continue;
+            const node *n = &nodes[r];
+            int ok = 1, k = 0;
+            for (int c = 0; c < n->h.nclauses && ok; c++) {
+                int any = 0;
+                if (n->clause_len[c] < 0) {
+                    /* MPI_Finalize: every rank not in MPI_Finalize must come */
+                    any = 1;
+                    for (int s = 0; s < p; s++)
+                        if (s != r && !(nodes[s].state == 2 && nodes[s].h.in_finalize) && !released[s])
+                            any = 0;
+                } else {
+                    for (int j = 0; j < n->clause_len[c]; j++, k++)
+                        if (k < n->h.nranks && n->ranks[k] >= 0 && n->ranks[k] < p && released[n->ranks[k]])
+                            any = 1;
+                }
+                ok = any;
+            }
+            if (ok) {
+                released[r] = 1;
+                changed = 1;
+            }
+        }
+    }
+}
+
+/* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */
+static void describe_node(char *out, size_t cap, const node *n, int r, const mc_call_text *ct)
+{
+    size_t len = strlen(out);
+    const char *file = NULL;
+    int line = 0;
+    for (size_t i = 0; ct && i < ct->nframes && !file; i++)
+        if (ct->stack[i].file) {
+            file = ct->stack[i].file;
+            line = ct->stack[i].line;
+        }
+    const char *base = file ? strrchr(file, '/') : NULL;
+    base = base ? base + 1 : file;
+    if (base)
+        snprintf(out + len, cap - len, "%srank %d in %s (%s:%d) waits for ", len ? "; " : "", r,
+                 ct && ct->call ? ct->call : "?", base, line);
+    else
+        snprintf(out + len, cap - len, "%srank %d in %s waits for ", len ? "; " : "", r,
+                 ct && ct->call ? ct->call : "?");
+    len = strlen(out);
+    int k = 0;
+    for (int c = 0; c < n->h.nclauses; c++) {
+        len = strlen(out);
+        if (c) {
+            snprintf(out + len, cap - len, " and ");
+            len = strlen(out);
+        }
+        if (n->clause_len[c] < 0) {
+            snprintf(out + len, cap - len, "every rank to reach MPI_Finalize");
+            continue;
+        }
+        if (n->clause_len[c] > 1)
+            snprintf(out + len, cap - len, "any of ranks ");
+        else
+            snprintf(out + len, cap - len, "rank ");
+        for (int j = 0; j < n->clause_len[c]; j++, k++) {
+            len = strlen(out);
+            if (j < 8)
+                snprintf(out + len, cap - len, "%s%d", j ? ", " : "", k < n->h.nranks ? n->ranks[k] : -1);
+            else if (j == 8)
+                snprintf(out + len, cap - len, ", ...");
+        }
+    }
+}
+
+static int detect_counter;
+
+int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
+{
+    (void)describe;
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE || mc_st.world_dup == MPI_COMM_NULL
+        || !w_ready_fn)
+        return 0;
+    static int reported;
+    if (reported)
+        return 0;
+    int p = mc_st.world_size, me = mc_st.world_rank;
+    int id = ((++detect_counter) & 0xffff) * 65536 + (me & 0xffff);
+    node *nodes = calloc((size_t)p, sizeof *nodes);
+    char *released = calloc((size_t)p, 1);
+    if (!nodes || !released) {
+        free(nodes);
+        free(released);
+        return 0;
+    }
+    double grace = mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
+    int result = 0;
+    ask(nodes, id, me, 0);      /* this rank answers itself through the same path */
+    if (!gather(nodes, id, 0, grace, w_ready_fn, w_ctx))
+        goto out;
+    evaluate(nodes, released, 0);
+    if (released[me])
+        goto out;
+    int potential = 0;
+    char *rel2 = calloc((size_t)p, 1);
+    if (rel2) {
+        evaluate(nodes, rel2, 1);
+        potential = 1;
+        for (int r = 0; r < p; r++)
+            if (!released[r] && !rel2[r])
+                potential = 0;
+        free(rel2);
+    }
+    int lowest = -1;
+    for (int r = 0; r < p && lowest < 0; r++)
+        if (!released[r])
+            lowest = r;
+    if (lowest != me)
+        goto out;
+    /* Second round, after a pause: the same ranks in the same waits. */
+    struct timespec pause = {0, 50000000};
+    nanosleep(&pause, NULL);
+    node *again = calloc((size_t)p, sizeof *again);
+    if (!again)
+        goto out;
+    int id2 = ((++detect_counter) & 0xffff) * 65536 + (me & 0xffff);
+    for (int r = 0; r < p; r++)
+        if (!released[r])
+            ask(again, id2, r, 1);
+    int stable = gather(again, id2, 1, grace, w_ready_fn, w_ctx);
+    for (int r = 0; r < p && stable; r++)
+        if (!released[r] && (again[r].state != 2 || !again[r].h.blocked || again[r].h.epoch != nodes[r].h.epoch))
+            stable = 0;
+    if (stable) {
+        int n = 0;
+        for (int r = 0; r < p; r++)
+            n += !released[r];
+        mc_call_text *calls = calloc((size_t)n, sizeof *calls);
+        char *msg = calloc(1, 8192);
+        size_t k = 0;
+        for (int r = 0; r < p && calls && msg; r++) {
+            if (released[r])
+                continue;
+            deserialize_call(again[r].details ? again[r].details : "", r, &calls[k]);
+            describe_node(msg, 8192, &nodes[r], r, &calls[k]);
+            k++;
+        }
+        if (calls && msg) {
+            /* This rank's own call goes first, with its stack taken here. */
+            for (size_t i = 0; i < k; i++) {
+                if (calls[i].rank == me) {
+                    mc_finding tmp = {.calls = malloc(sizeof *calls), .ncalls = 1};
+                    if (tmp.calls) {
+                        tmp.calls[0] = calls[i];
+                        mc_finding_clear(&tmp);
+                    }
+                    calls[i] = calls[--k];
+                    break;
+                }
+            }
+            if (potential)
+                mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, w_call ? w_call : c, 0, NULL, calls, k,
+                               "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
+                               "MPI did not buffer their standard-mode sends (strict mode: a send "
+                               "completes when its receive is posted): %s. The program goes on "
+                               "only because MPI buffered the send(s) of the rank(s) waiting for "
+                               "an acknowledgment; with larger messages or another MPI it hangs",
+                               n, msg);
+            else
+                mc_report_with(MC_CLASS_DEADLOCK, w_call ? w_call : c, 0, NULL, calls, k,
+                               "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
+                               "released: %s", n, msg);
+        } else {
+            free(calls);
+        }
+        free(msg);
+        if (potential) {
+            for (int r = 0; r < p; r++) {
+                if (released[r] || !nodes[r].h.relaxable)
+                    continue;
+                int rel[2] = {again[r].h.epoch, 0};
+                if (r == me) {
+                    mc_dl_relax = 1;
+                    if (w_call && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(w_call->caller))
+                        relaxed_sites[nrelaxed_sites++] = w_call->caller;
+                    result = 1;
+                } else {
+                    send_bytes(rel, (int)sizeof rel, r, TAG_RELAX);
+                }
+            }
+        } else {
+            reported = 1;
+            if (mc_st.cfg.abort_on_deadlock) {
+                if (mc_st.part)
+                    fflush(mc_st.part);
+                fprintf(stderr, "mpicheck: aborting the job after the deadlock (--abort-on-deadlock=no keeps it waiting)\n");
+                fflush(stderr);
+                PMPI_Abort(MPI_COMM_WORLD, mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
+            }
+        }
+    }
+    for (int r = 0; r < p; r++)
+        node_clear(&again[r]);
+    free(again);
+out:
+    for (int r = 0; r < p; r++)
+        node_clear(&nodes[r]);
+    free(nodes);
+    free(released);
+    return result;
+}

@@ -1,0 +1,485 @@
+/*
+ * engine.c - the engine's tables (communicators with their shadows, request
+ * records), its start and end, and the wait loop every blocking p2p point
+ * runs in.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "p2p.h"
+#include "objects.h"
+#include "report.h"
+#include "state.h"
+#include "typesig.h"
+
+int mc_eng_on;
+int mc_eng_strict;
+
+static pthread_mutex_t eng_mutex = PTHREAD_MUTEX_INITIALIZER;
+void mc_eng_lock(void) { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_lock(&eng_mutex); }
+void mc_eng_unlock(void) { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_unlock(&eng_mutex); }
+
+/* ---- communicators ------------------------------------------------------ */
+
+static mc_pcomm *pcomms;
+
+static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow, MPI_Request pending)
+{
+    mc_pcomm *pc = calloc(1, sizeof *pc);
+    if (!pc)
+        return NULL;
+    pc->key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    pc->comm = comm;
+    pc->shadow = shadow;
+    pc->shadow_req = pending;
+    pc->rank = -1;
+    HASH_ADD(hh, pcomms, key, sizeof pc->key, pc);
+    return pc;
+}
+
+static void pcomm_fill(mc_pcomm *pc)
+{
+    int flag = 0;
+    PMPI_Comm_rank(pc->comm, &pc->rank);
+    PMPI_Comm_size(pc->comm, &pc->size);
+    PMPI_Comm_test_inter(pc->comm, &flag);
+    pc->is_inter = flag;
+    if (flag)
+        PMPI_Comm_remote_size(pc->comm, &pc->remote_size);
+}
+
+mc_pcomm *mc_pcomm_get(MPI_Comm comm)
+{
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    if (pc && pc->shadow_req != MPI_REQUEST_NULL) {
+        /* A shadow made by PMPI_Comm_idup next to the user's: every member
+         * started it in the same wrapper, so waiting for it cannot block. */
+        PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
+        pcomm_fill(pc);
+    }
+    return pc;
+}
+
+int mc_pcomm_world_rank(mc_pcomm *pc, int r)
+{
+    if (r < 0)
+        return -1;
+    if (pc->comm == MPI_COMM_WORLD)
+        return r;
+    MPI_Group g, wg;
+    int out = -1;
+    int rc = pc->is_inter ? PMPI_Comm_remote_group(pc->comm, &g) : PMPI_Comm_group(pc->comm, &g);
+    if (rc != MPI_SUCCESS)
+        return -1;
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    if (PMPI_Group_translate_ranks(g, 1, &r, wg, &out) != MPI_SUCCESS || out == MPI_UNDEFINED)
+        out = -1;
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&wg);
+    return out;
+}
+
+void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len)
+{
+    mc_param_desc pd = {.name = "comm", .role = MC_ROLE_COMM, .ctype = MC_CT_COMM};
+    mc_value v = {.comm = comm};
+    char *s = mc_render_value(&pd, &v);
+    snprintf(buf, len, "%s", s ? s : "?");
+    free(s);
+}
+
+/* Dynamic-process communicators (spawn, connect/accept, join, the parent)
+ * get no shadow: making one is collective over processes that may not run
+ * the checker, and would hang them. Sessions' communicators neither: the
+ * deadlock detector speaks MPI_COMM_WORLD. Traffic on them is not checked. */
+static int shadowless(int fn)
+{
+    switch (fn) {
+    case MC_FN_MPI_Comm_spawn: case MC_FN_MPI_Comm_spawn_multiple: case MC_FN_MPI_Comm_accept:
+    case MC_FN_MPI_Comm_connect: case MC_FN_MPI_Comm_join: case MC_FN_MPI_Comm_get_parent:
+#ifdef MC_FN_MPI_Comm_create_from_group
+    case MC_FN_MPI_Comm_create_from_group:
+#endif
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
+{
+    if (!mc_eng_on || newcomm == MPI_COMM_NULL || shadowless(c->fn))
+        return;
+    MPI_Comm shadow = MPI_COMM_NULL;
+    MPI_Request pending = MPI_REQUEST_NULL;
+    int rc;
+    /* Never MPI_Comm_dup of the user's communicator: it would run the
+     * application's attribute copy callbacks (and their delete callbacks when
+     * the shadow is freed). MPI_Comm_split copies no attributes. No lock is
+     * held here: this is a collective call. */
+    if (c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info) {
+        /* The new handle may not be used before the user's request
+         * completes, so the shadow copies the parent's shadow (same group,
+         * no attributes), without blocking. */
+        mc_eng_lock();
+        mc_pcomm *parent = mc_pcomm_get(c->vals[0].comm);
+        MPI_Comm pshadow = parent ? parent->shadow : MPI_COMM_NULL;
+        mc_eng_unlock();
+        if (pshadow == MPI_COMM_NULL)
+            return;
+        rc = PMPI_Comm_idup(pshadow, &shadow, &pending);
+    } else {
+        int r = 0;
+        PMPI_Comm_rank(newcomm, &r);
+        rc = PMPI_Comm_split(newcomm, 0, r, &shadow);
+    }
+    if (rc != MPI_SUCCESS)
+        return;
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(newcomm));
+    mc_pcomm *old = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, old);
+    if (old) {      /* a handle value reused after a free we did not see */
+        HASH_DEL(pcomms, old);
+        free(old);
+    }
+    mc_pcomm *pc = pcomm_add(newcomm, shadow, pending);
+    if (pc && pending == MPI_REQUEST_NULL)
+        pcomm_fill(pc);
+    mc_eng_unlock();
+}
+
+static void drain_lost(mc_pcomm *pc);
+
+void mc_eng_comm_freed(MPI_Comm comm)
+{
+    if (!mc_eng_on)
+        return;
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    if (pc) {
+        if (pc->shadow_req != MPI_REQUEST_NULL)
+            PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
+        if (!pc->dq_head) {
+            drain_lost(pc);
+            HASH_DEL(pcomms, pc);
+            PMPI_Comm_free(&pc->shadow);
+            free(pc);
+        }
+        /* With receives still deferred on it (MPI lets a communicator be
+         * freed with pending operations) the record stays until the end. */
+    }
+    mc_eng_unlock();
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static mc_prec *precs;
+static int nprecs;
+
+mc_prec *mc_prec_find(MPI_Request user)
+{
+    if (!precs)
+        return NULL;
+    mc_obj_key key = mc_key(MC_KEY_PREC, MC_BITS(user));
+    mc_prec *p = NULL;
+    HASH_FIND(hh, precs, &key, sizeof key, p);
+    return p;
+}
+
+mc_prec *mc_prec_alloc(void)
+{
+    mc_prec *p = calloc(1, sizeof *p);
+    if (p)
+        p->real = p->mirror = p->user = MPI_REQUEST_NULL;
+    return p;
+}
+
+void mc_prec_insert(mc_prec *p, MPI_Request user)
+{
+    p->user = user;
+    p->key = mc_key(MC_KEY_PREC, MC_BITS(user));
+    mc_prec *old = mc_prec_find(user);
+    if (old)
+        mc_prec_drop(old);
+    HASH_ADD(hh, precs, key, sizeof p->key, p);
+    nprecs++;
+}
+
+mc_prec *mc_prec_new(MPI_Request user)
+{
+    mc_prec *p = mc_prec_alloc();
+    if (p)
+        mc_prec_insert(p, user);
+    return p;
+}
+
+void mc_prec_rekey(mc_prec *p, MPI_Request user)
+{
+    HASH_DEL(precs, p);
+    p->user = user;
+    p->key = mc_key(MC_KEY_PREC, MC_BITS(user));
+    mc_prec *old = mc_prec_find(user);
+    if (old)
+        mc_prec_drop(old);
+    HASH_ADD(hh, precs, key, sizeof p->key, p);
+}
+
+void mc_prec_drop(mc_prec *p)
+{
+    HASH_DEL(precs, p);
+    nprecs--;
+    if (p->slot)
+        mc_env_release(p->slot);
+    if (p->mirror != MPI_REQUEST_NULL) {
+        PMPI_Cancel(&p->mirror);
+        PMPI_Request_free(&p->mirror);
+    }
+    free(p);
+}
+
+int mc_prec_count(void) { return nprecs; }
+
+/* Records whose user handle is gone (MPI_Request_free while active): the
+ * engine still has to see their envelopes through. */
+static mc_prec *orphans;
+
+void mc_prec_orphan(mc_prec *p);
+void mc_prec_orphan(mc_prec *p)
+{
+    HASH_DEL(precs, p);
+    nprecs--;
+    p->user_freed = 1;
+    p->orphan_next = orphans;
+    orphans = p;
+}
+
+int mc_eng_has_orphans(void);
+int mc_eng_has_orphans(void) { return orphans != NULL; }
+
+static void drive_orphans(void)
+{
+    mc_prec **pp = &orphans;
+    while (*pp) {
+        mc_prec *p = *pp;
+        if (mc_prec_progress(p) && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
+            && !p->deferred) {
+            *pp = p->orphan_next;
+            if (p->slot)
+                mc_env_release(p->slot);
+            free(p);
+        } else {
+            pp = &p->orphan_next;
+        }
+    }
+}
+
+/* ---- the wait loop ------------------------------------------------------ */
+
+void mc_eng_service(void)
+{
+    mc_recv_drive();
+    if (orphans)
+        drive_orphans();
+    mc_env_reap(0);
+    mc_dl_service();
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
+{
+    if (ready(ctx))
+        return;
+    double start = now_s(), next_detect = start + mc_st.cfg.timeout_s;
+    unsigned long spins = 0;
+    mc_dl_set_waiting(c, ready, describe, ctx);
+    for (;;) {
+        mc_eng_service();
+        if (ready(ctx))
+            break;
+        spins++;
+        /* Spin briefly (latency), then yield, then sleep: ranks are often
+         * oversubscribed, and a spinning waiter would steal its peer's CPU. */
+        if (spins > 64) {
+            double t = now_s();
+            if (t >= next_detect) {
+                mc_eng_unlock();
+                int released = mc_dl_detect(c, describe, ctx);
+                mc_eng_lock();
+                if (released)
+                    continue;
+                next_detect = now_s() + mc_st.cfg.timeout_s;
+            }
+            mc_eng_unlock();
+            if (t - start < 0.002) {
+                sched_yield();
+            } else {
+                struct timespec ts = {0, 50000};
+                nanosleep(&ts, NULL);
+            }
+            mc_eng_lock();
+        }
+    }
+    mc_dl_clear_waiting();
+}
+
+/* ---- wait-for descriptions ---------------------------------------------- */
+
+static void wf_push(mc_waitfor *w, int v)
+{
+    if (w->nranks == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 16;
+        int *r = realloc(w->ranks, (size_t)cap * sizeof *r);
+        if (!r)
+            return;
+        w->ranks = r;
+        w->cap = cap;
+    }
+    w->ranks[w->nranks++] = v;
+}
+
+void mc_waitfor_clause(mc_waitfor *w)
+{
+    int *l = realloc(w->clause_len, (size_t)(w->nclauses + 1) * sizeof *l);
+    if (!l)
+        return;
+    w->clause_len = l;
+    w->clause_len[w->nclauses++] = 0;
+}
+
+void mc_waitfor_add(mc_waitfor *w, int world_rank)
+{
+    if (!w->nclauses)
+        mc_waitfor_clause(w);
+    if (world_rank < 0) {
+        w->unknown = 1;
+        return;
+    }
+    wf_push(w, world_rank);
+    w->clause_len[w->nclauses - 1]++;
+}
+
+void mc_waitfor_add_comm(mc_waitfor *w, mc_pcomm *pc, int rank)
+{
+    if (rank != MPI_ANY_SOURCE) {
+        mc_waitfor_add(w, mc_pcomm_world_rank(pc, rank));
+        return;
+    }
+    int n = pc->is_inter ? pc->remote_size : pc->size;
+    for (int r = 0; r < n; r++)
+        mc_waitfor_add(w, mc_pcomm_world_rank(pc, r));
+}
+
+void mc_waitfor_free(mc_waitfor *w)
+{
+    free(w->clause_len);
+    free(w->ranks);
+    memset(w, 0, sizeof *w);
+}
+
+/* ---- start and end ------------------------------------------------------ */
+
+void mc_eng_start(void)
+{
+    /* The sessions model has no MPI_COMM_WORLD to detect deadlocks over. */
+    if (mc_st.phase != MC_PHASE_RUNNING && mc_st.world_dup == MPI_COMM_NULL)
+        return;
+    const char *off = getenv("MPICHECK_HANDSHAKES");
+    if (off && strcmp(off, "0") == 0)
+        return;
+    MPI_Comm ws, ss;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &ws) != MPI_SUCCESS || PMPI_Comm_dup(MPI_COMM_SELF, &ss) != MPI_SUCCESS)
+        return;
+    mc_pcomm *w = pcomm_add(MPI_COMM_WORLD, ws, MPI_REQUEST_NULL);
+    mc_pcomm *s = pcomm_add(MPI_COMM_SELF, ss, MPI_REQUEST_NULL);
+    if (!w || !s)
+        return;
+    pcomm_fill(w);
+    pcomm_fill(s);
+    mc_eng_strict = mc_st.cfg.mode == MC_MODE_STRICT;
+    mc_eng_on = 1;
+}
+
+/* Reports the envelopes waiting on pc's shadow: sends no receive matched. */
+void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats);
+
+static void drain_lost(mc_pcomm *pc)
+{
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        if (PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, pc->shadow, &flag, &st) != MPI_SUCCESS || !flag)
+            return;
+        mc_env e;
+        memset(&e, 0, sizeof e);
+        PMPI_Recv(&e, (int)sizeof e, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, pc->shadow, MPI_STATUS_IGNORE);
+        mc_env_received++;
+        if (e.magic == MC_ENV_MAGIC)
+            mc_lost_report(pc, &e, st.MPI_SOURCE, 0);
+    }
+}
+
+static int finalize_ready(void *ctx)
+{
+    MPI_Request *r = ctx;
+    int flag = 0;
+    PMPI_Test(r, &flag, MPI_STATUS_IGNORE);
+    return flag;
+}
+
+static void finalize_describe(void *ctx, mc_waitfor *w, int and_mode)
+{
+    mc_waitfor_clause(w);
+    w->clause_len[w->nclauses - 1] = -1;    /* every rank not in MPI_Finalize */
+}
+
+/* MPI_Finalize: wait (serving the detector) until every rank is here, so a
+ * receive from a rank in MPI_Finalize is a proven deadlock; then take in the
+ * envelopes nobody received: lost messages. */
+void mc_eng_finalize(void)
+{
+    if (!mc_eng_on)
+        return;
+    mc_eng_lock();
+    mc_call fc = {.fn = MC_FN_MPI_Finalize, .desc = &mc_fn_table[MC_FN_MPI_Finalize]};
+    MPI_Request bar = MPI_REQUEST_NULL;
+    if (PMPI_Ibarrier(mc_st.world_dup, &bar) == MPI_SUCCESS)
+        mc_eng_wait(&fc, finalize_ready, finalize_describe, &bar);
+    /* Receives never matched: their mirrors must not swallow envelopes. */
+    for (mc_prec *p = precs, *n; p; p = n) {
+        n = p->hh.next;
+        if (p->mirror != MPI_REQUEST_NULL) {
+            PMPI_Cancel(&p->mirror);
+            PMPI_Wait(&p->mirror, MPI_STATUS_IGNORE);
+        }
+    }
+    /* Every envelope sent must be received here or by a mirror: agree on
+     * the totals, draining until they match (bounded: an envelope of a
+     * message still in flight after a second is given up). */
+    for (int round = 0; round < 200; round++) {
+        for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
+            if (pc->shadow_req == MPI_REQUEST_NULL)
+                drain_lost(pc);
+        long long diff[1] = {mc_env_sent - mc_env_received}, sum[1] = {0};
+        if (PMPI_Allreduce(diff, sum, 1, MPI_LONG_LONG, MPI_SUM, mc_st.world_dup) != MPI_SUCCESS || sum[0] <= 0)
+            break;
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    mc_env_reap(1);
+    mc_eng_on = 0;
+    mc_typesig_fini();
+    mc_eng_unlock();
+}

@@ -1,0 +1,246 @@
+/*
+ * envelope.c - envelopes: sending them (a slot per envelope in flight), and
+ * what the receiver does with one: the type check and the lost-message
+ * report. Reports name both sides: the receiving call on this rank, and the
+ * sending call rebuilt from the envelope (rank, function, signature, tag,
+ * file:line through site.c).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "p2p.h"
+#include "report.h"
+#include "stack.h"
+#include "state.h"
+#include "typesig.h"
+
+long long mc_env_sent, mc_env_received;
+
+static mc_env_slot *inflight;       /* slots whose send may not be done */
+static mc_env_slot *freelist;
+static int ninflight;
+
+int mc_env_wire_size(const mc_env *e)
+{
+    uint32_t n = e->sig.nruns < MC_SIG_INLINE_RUNS ? e->sig.nruns : MC_SIG_INLINE_RUNS;
+    return (int)(offsetof(mc_env, sig) + offsetof(mc_sig_msg, runs) + n * sizeof(mc_sig_run));
+}
+
+static mc_env_slot *slot_get(void)
+{
+    mc_env_slot *s = freelist;
+    if (s)
+        freelist = s->next;
+    else
+        s = malloc(sizeof *s);
+    return s;
+}
+
+mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MPI_Count count,
+                         MPI_Datatype type, int dest, int tag, int owned)
+{
+    mc_env_slot *s = slot_get();
+    if (!s)
+        return NULL;
+    memset(&s->env, 0, sizeof s->env);
+    mc_env *e = &s->env;
+    e->magic = MC_ENV_MAGIC;
+    e->fn = c->fn;
+    e->mode = mode;
+    e->world_rank = mc_st.world_rank;
+    e->dest = dest;
+    e->tag = tag;
+    mc_site_encode(c->caller, &e->site_mod, &e->site_off);
+    mc_typesig_msg(type, (uint64_t)count, &e->sig);
+    s->done = 0;
+    s->owned = owned;
+    s->chain = NULL;
+    /* Strict mode: a send that is not buffered completes for the checker
+     * only when a matching receive is posted, i.e. when the mirror of that
+     * receive takes the envelope: MPI_Issend says exactly that. */
+    int rc = (mc_eng_strict && mode != MC_SEND_BUFFERED)
+        ? PMPI_Issend(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow, &s->req)
+        : PMPI_Isend(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow, &s->req);
+    if (rc != MPI_SUCCESS) {
+        s->next = freelist;
+        freelist = s;
+        return NULL;
+    }
+    mc_env_sent++;
+    s->next = inflight;
+    inflight = s;
+    ninflight++;
+    return s;
+}
+
+void mc_env_release(mc_env_slot *s)
+{
+    for (; s; s = s->chain)
+        s->owned = 0;
+}
+
+/* Tests the slots in flight; finished unowned ones go back to the free list.
+ * Owned ones are tested too, so an owner only reads s->done. Unless all, only
+ * when enough are in flight for it to matter. */
+void mc_env_reap(int all)
+{
+    static int countdown;
+    if (!all && ninflight < 8 && --countdown > 0)
+        return;
+    countdown = 16;
+    mc_env_slot **pp = &inflight;
+    while (*pp) {
+        mc_env_slot *s = *pp;
+        if (!s->done) {
+            int flag = 0;
+            if (all && !s->owned) {
+                /* MPI_Finalize: everything was received (the drain agreed on
+                 * the totals), so these complete; one that cannot is left. */
+                PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
+            } else {
+                PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
+            }
+            if (flag)
+                s->done = 1;
+        }
+        if (s->done && !s->owned) {
+            *pp = s->next;
+            ninflight--;
+            s->next = freelist;
+            freelist = s;
+        } else {
+            pp = &s->next;
+        }
+    }
+}
+
+/* Test one owned slot now (a waiting sender). */
+int mc_env_slot_done(mc_env_slot *s);
+int mc_env_slot_done(mc_env_slot *s)
+{
+    for (; s; s = s->chain) {
+        if (!s->done) {
+            int flag = 0;
+            PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
+            if (!flag)
+                return 0;
+            s->done = 1;
+        }
+    }
+    return 1;
+}
+
+/* ---- the sender's side of a report -------------------------------------- */
+
+static void arg(mc_call_text *ct, const char *name, const char *value)
+{
+    ct->args[ct->nargs].name = strdup(name);
+    ct->args[ct->nargs].value = strdup(value);
+    ct->nargs++;
+}
+
+/* The sending call as far as the envelope tells it. */
+static void sender_call(mc_call_text *ct, const mc_env *e, MPI_Comm comm)
+{
+    char buf[256];
+    memset(ct, 0, sizeof *ct);
+    ct->rank = e->world_rank;
+    ct->call = strdup(e->fn >= 0 && e->fn < MC_FN_COUNT_ ? mc_fn_table[e->fn].name : "(send)");
+    ct->args = calloc(4, sizeof *ct->args);
+    if (ct->args) {
+        arg(ct, "message", mc_sig_msg_render(&e->sig, buf, sizeof buf));
+        snprintf(buf, sizeof buf, "%d", e->dest);
+        arg(ct, "dest", buf);
+        snprintf(buf, sizeof buf, "%d", e->tag);
+        arg(ct, "tag", buf);
+        mc_pcomm_name(comm, buf, sizeof buf);
+        arg(ct, "comm", buf);
+    }
+    uintptr_t pc = mc_site_decode(e->site_mod, e->site_off);
+    ct->stack = calloc(1, sizeof *ct->stack);
+    if (ct->stack) {
+        ct->nframes = 1;
+        if (pc)
+            mc_stack_resolve(&pc, 1, ct->stack);
+        else
+            ct->stack[0].pc = (uintptr_t)e->site_off;
+    }
+}
+
+static int source_world(MPI_Comm comm, int source)
+{
+    mc_pcomm *pc = mc_pcomm_get(comm);
+    return pc ? mc_pcomm_world_rank(pc, source) : -1;
+}
+
+/* The receiving call of record p, rebuilt from what the record kept (the
+ * check may run in a later MPI_Wait, far from the MPI_Irecv). */
+static void receiver_call(mc_call_text *ct, const mc_prec *p)
+{
+    const mc_fn_desc *d = &mc_fn_table[p->fn];
+    mc_value vals[16];
+    memset(vals, 0, sizeof vals);
+    for (int i = 0; i < d->nparams && i < 16; i++) {
+        switch (d->params[i].role) {
+        case MC_ROLE_RBUF: vals[i].p = p->buf; break;
+        case MC_ROLE_COUNT:
+            if (d->params[i].ctype == MC_CT_COUNT) vals[i].c = p->count; else vals[i].i = (int)p->count;
+            break;
+        case MC_ROLE_DATATYPE: vals[i].type = p->type; break;
+        case MC_ROLE_SOURCE: vals[i].i = p->peer; break;
+        case MC_ROLE_RTAG: vals[i].i = p->tag; break;
+        case MC_ROLE_COMM: vals[i].comm = p->comm; break;
+        default: break;
+        }
+    }
+    uintptr_t pc = (uintptr_t)p->caller;
+    mc_report_fill_call_vals(ct, p->fn, vals, d->nparams < 16 ? d->nparams : 16, &pc, pc ? 1 : 0);
+}
+
+void mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,
+                  MPI_Datatype rtype, MPI_Count rcount)
+{
+    if (e->magic != MC_ENV_MAGIC)
+        return;
+    mc_sig_result res;
+    mc_typesig_compare(&e->sig, rtype, (uint64_t)rcount, 0, &res);
+    if (res.verdict != MC_SIG_MISMATCH && res.verdict != MC_SIG_TRUNCATED)
+        return;
+    char sent[160], recv[160], why[256];
+    mc_sig_msg_render(&e->sig, sent, sizeof sent);
+    mc_typesig_render(rtype, (uint64_t)rcount, recv, sizeof recv);
+    mc_sig_result_describe(&res, why, sizeof why);
+    int sw = source_world(comm, source);
+    mc_call_text calls[2];
+    size_t n = 0;
+    if (!c && p)
+        receiver_call(&calls[n++], p);
+    sender_call(&calls[n++], e, comm);
+    const char *scall = calls[n - 1].call;
+    const void *site = c ? c->caller : p ? p->caller : NULL;
+    int fn = c ? c->fn : p ? p->fn : MC_FN_MPI_Recv;
+    if (res.verdict == MC_SIG_TRUNCATED)
+        mc_report_with(MC_CLASS_TYPE_MISMATCH, c, fn, c ? NULL : site, calls, n,
+                       "message truncated: rank %d (world rank %d) sent %s with %s (tag %d), "
+                       "the receive has room for %s only: %s",
+                       source, sw, sent, scall, e->tag, recv, why);
+    else
+        mc_report_with(MC_CLASS_TYPE_MISMATCH, c, fn, c ? NULL : site, calls, n,
+                       "type signatures differ: rank %d (world rank %d) sent %s with %s (tag %d), "
+                       "received as %s: %s",
+                       source, sw, sent, scall, e->tag, recv, why);
+}
+
+void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats)
+{
+    char sent[160], cname[64];
+    mc_sig_msg_render(&e->sig, sent, sizeof sent);
+    mc_pcomm_name(pc->comm, cname, sizeof cname);
+    mc_call_text other;
+    sender_call(&other, e, pc->comm);
+    mc_report_with(MC_CLASS_LOST_MESSAGE, NULL, MC_FN_MPI_Finalize, NULL, &other, 1,
+                   "message never received: rank %d (world rank %d) sent %s with %s (tag %d) "
+                   "to rank %d (world rank %d) on %s, and no receive matched it before MPI_Finalize",
+                   source, e->world_rank, sent, other.call, e->tag, pc->rank, mc_st.world_rank, cname);
+}

@@ -1,0 +1,224 @@
+/*
+ * p2p.h - the point-to-point handshake engine (issue 3): shadow
+ * communicators, envelopes, mirrored receives, the wait loop and deadlock
+ * detection. docs/design.md ("Point-to-point handshakes") explains the method.
+ *
+ * RATIONALE, in one paragraph: every send first sends an envelope (what is
+ * sent, from where) on the communicator's shadow with the SAME destination
+ * and tag; every receive posts a mirror receive on the shadow with the SAME
+ * source and tag, in the same order as the real one. MPI's own matching then
+ * pairs each envelope with the mirror of the receive that gets the message,
+ * exactly as it pairs the messages (same per-source order, same posting
+ * order): the engine never re-implements matching. Receives with
+ * MPI_ANY_SOURCE are the exception: their real receive is posted only once
+ * the mirror has matched an envelope, forced onto that envelope's source and
+ * tag (and receives that could take the same messages wait behind them, so
+ * the real posting order stays the mirrors' order). In strict mode the
+ * envelope of a standard, synchronous or ready send goes by MPI_Issend: its
+ * completion is the receiver's acknowledgment, with no receiver code.
+ *
+ * Everything here runs inside a wrapper (re-entry guard raised) and calls
+ * PMPI_ only. Single lock: the engine's tables are guarded by
+ * MC_ENG_LOCK, taken only when the program runs MPI_THREAD_MULTIPLE.
+ */
+#ifndef MPICHECK_P2P_H
+#define MPICHECK_P2P_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "objects.h"     /* uthash with the checker's 16-byte-key hash, MC_BITS */
+#include "sigrun.h"
+
+/* ---- envelopes ---------------------------------------------------------- */
+
+enum { MC_SEND_STANDARD = 0, MC_SEND_SYNC, MC_SEND_READY, MC_SEND_BUFFERED };
+
+#define MC_ENV_MAGIC 0x4d434531u   /* "MCE1" */
+
+/* What travels on the shadow for one send. Fixed-width fields, no padding;
+ * only the used inline runs of sig are sent. */
+typedef struct {
+    uint32_t magic;
+    int32_t fn;             /* sender's MPI function (enum mc_fn) */
+    int32_t mode;           /* MC_SEND_* */
+    int32_t world_rank;     /* sender in MPI_COMM_WORLD */
+    int32_t dest;           /* destination in the communicator */
+    int32_t tag;
+    uint64_t site_mod;      /* sender's call site: module name hash ... */
+    uint64_t site_off;      /* ... and offset in that module (site.c) */
+    mc_sig_msg sig;         /* what was sent (runs cut to sig.nruns) */
+} mc_env;
+_Static_assert(sizeof(mc_env) == 40 + sizeof(mc_sig_msg), "mc_env has padding");
+
+/* Bytes of e that go on the wire. */
+int mc_env_wire_size(const mc_env *e);
+
+/* An envelope in flight from this rank. */
+typedef struct mc_env_slot {
+    MPI_Request req;
+    int done;               /* the envelope's send completed (strict: matched) */
+    int owned;              /* a send record still watches it; else reaped when done */
+    struct mc_env_slot *next;
+    struct mc_env_slot *chain;  /* more envelopes of the same send record (shared handles) */
+    mc_env env;
+} mc_env_slot;
+
+/* ---- communicators ------------------------------------------------------ */
+
+/* The engine's tables share the object table's key shape (and hash). */
+enum { MC_KEY_PCOMM = 101, MC_KEY_PREC, MC_KEY_MSG };
+static inline mc_obj_key mc_key(uint64_t kind, uint64_t bits) { mc_obj_key k = {kind, bits}; return k; }
+
+struct mc_prec;
+
+typedef struct mc_pcomm {
+    mc_obj_key key;         /* {MC_KEY_PCOMM, MC_BITS(comm)} */
+    MPI_Comm comm;
+    MPI_Comm shadow;
+    MPI_Request shadow_req; /* PMPI_Comm_idup of the shadow still running */
+    int rank, size, remote_size, is_inter;
+    struct mc_prec *dq_head, *dq_tail;   /* deferred receives, posting order */
+    struct mc_pcomm *dq_next;            /* in the list of comms with deferred receives */
+    int dq_listed;
+    UT_hash_handle hh;
+} mc_pcomm;
+
+/* The engine's record of a communicator; NULL when it has no shadow (the
+ * engine stays out of traffic on it). Completes a pending shadow idup. */
+mc_pcomm *mc_pcomm_get(MPI_Comm comm);
+/* World rank of rank r of comm's remote group (intercomm) or group. -1 if unknown. */
+int mc_pcomm_world_rank(mc_pcomm *pc, int r);
+/* "MPI_COMM_WORLD", "comm#3". */
+void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len);
+
+/* ---- requests ----------------------------------------------------------- */
+
+enum { MC_PR_SEND = 1, MC_PR_RECV = 2, MC_PR_PAIR = 3 /* MPI_Isendrecv: a send and a receive */ };
+
+typedef struct mc_prec {
+    mc_obj_key key;         /* {MC_KEY_PREC, MC_BITS(user)} */
+    MPI_Request user;       /* the handle the application holds */
+    MPI_Request real;       /* MPI's request of the data; MPI_REQUEST_NULL before it is posted */
+    MPI_Request mirror;     /* receive: the shadow receive; MPI_REQUEST_NULL once done */
+    mc_env_slot *slot;      /* send: its envelope */
+    int kind;               /* MC_PR_* */
+    int fn;                 /* creating function */
+    int persistent, active;
+    int deferred;           /* receive waiting in its comm's deferred queue */
+    int greq;               /* the user handle is a generalized request the engine completes */
+    int greq_done;          /* PMPI_Grequest_complete was called */
+    int user_freed;         /* MPI_Request_free while active: the engine finishes it */
+    int cancelled;          /* the engine cancelled it (deferred receive) */
+    int checked;            /* envelope compared with the receive */
+    int mirror_cancelled;
+    int mode;               /* send mode */
+    int relaxed;            /* strict wait given up after a potential-deadlock report */
+    MPI_Comm comm;
+    mc_obj_key comm_key;
+    int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
+    void *buf;
+    MPI_Count count;
+    MPI_Datatype type;
+    const void *caller;
+    mc_env env;             /* receive: the envelope its mirror got */
+    MPI_Status status;      /* of the real receive when the engine completed it */
+    struct mc_prec *pair_s, *pair_r;    /* MC_PR_PAIR: its two halves (engine-owned) */
+    void *tmpbuf;                       /* MC_PR_PAIR of MPI_Isendrecv_replace: the outgoing copy */
+    struct mc_prec *dq_next;
+    struct mc_prec *orphan_next;
+    UT_hash_handle hh;
+} mc_prec;
+
+mc_prec *mc_prec_find(MPI_Request user);
+mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
+void mc_prec_insert(mc_prec *p, MPI_Request user);  /* keyed by the user's handle */
+mc_prec *mc_prec_new(MPI_Request user);             /* alloc + insert */
+void mc_prec_orphan(mc_prec *p);                    /* user freed it while active */
+void mc_prec_rekey(mc_prec *p, MPI_Request user);
+void mc_prec_drop(mc_prec *p);
+int mc_prec_count(void);
+
+/* ---- engine ------------------------------------------------------------- */
+
+extern int mc_eng_on;           /* the engine handles p2p calls */
+extern int mc_eng_strict;       /* strict mode */
+
+/* Lock of the engine's tables (MPI_THREAD_MULTIPLE only). */
+void mc_eng_lock(void);
+void mc_eng_unlock(void);
+
+/* Sends the envelope for a send of count x type to dest/tag on pc; returns
+ * the slot (owned: the caller watches it) or NULL when it could not be sent. */
+mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MPI_Count count,
+                         MPI_Datatype type, int dest, int tag, int owned);
+/* Tests slots in flight and frees the finished unowned ones. */
+void mc_env_reap(int all);
+/* A slot's owner lets it go. */
+void mc_env_release(mc_env_slot *s);
+/* Envelopes sent / mirrors matched (received), for the Finalize drain. */
+extern long long mc_env_sent, mc_env_received;
+
+/* Compares a received envelope with a receive (type-mismatch, truncation)
+ * and reports; c may be NULL (completion far from the posting call). */
+void mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,
+                  MPI_Datatype rtype, MPI_Count rcount);
+
+/* Posts a receive (blocking or not): mirror, and the real one now or
+ * deferred. Sets *p_out. Returns MPI's code of the real post. */
+int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datatype type,
+                 int source, int tag, mc_prec *p);
+/* Drives deferred receives: posts the real ones whose turn has come. */
+void mc_recv_drive(void);
+/* Progress of one record: mirror, envelope check, deferred post, generalized
+ * request completion. Returns 1 when the record is "ready": the application's
+ * completion call may complete it now without blocking the checker. */
+int mc_prec_progress(mc_prec *p);
+
+/* Everything the wait loop does once per turn besides the wait itself. */
+void mc_eng_service(void);
+
+/* The wait loop. ready(ctx) is polled; after the timeout the deadlock
+ * detector runs with what describe(ctx) says the rank waits for. */
+typedef struct {
+    int nclauses;
+    int *clause_len;        /* -1: every rank not in MPI_Finalize */
+    int *ranks;             /* world ranks, clauses concatenated */
+    int cap, nranks;
+    int npending, nrelax;   /* pending requests; those missing only a strict acknowledgment */
+    int unknown;            /* waits on something the engine cannot see: never blame */
+} mc_waitfor;
+void mc_waitfor_clause(mc_waitfor *w);          /* starts a clause */
+void mc_waitfor_add(mc_waitfor *w, int world_rank);
+void mc_waitfor_add_comm(mc_waitfor *w, mc_pcomm *pc, int rank);  /* rank or MPI_ANY_SOURCE */
+void mc_waitfor_free(mc_waitfor *w);
+
+typedef int (*mc_ready_fn)(void *ctx);
+typedef void (*mc_describe_fn)(void *ctx, mc_waitfor *w, int and_mode);
+void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
+
+/* Waits for one record (engine-internal: blocking sends and receives). */
+void mc_eng_wait_prec(mc_call *c, mc_prec *p);
+/* What one record waits for (a clause), for describe functions. */
+void mc_prec_describe(mc_prec *p, mc_waitfor *w);
+
+/* Deadlock detection (deadlock.c). */
+void mc_dl_service(void);                       /* answer queries; called every turn */
+/* Runs one detection; 1 when the wait was released by a potential-deadlock verdict. */
+int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx);
+extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
+extern int mc_dl_relax;                         /* the current wait may skip acknowledgments */
+int mc_dl_site_relaxed(const void *site);       /* a potential deadlock was reported there */
+void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
+void mc_dl_clear_waiting(void);
+
+/* Call sites (site.c): portable (module, offset) of a return address. */
+void mc_site_encode(const void *pc, uint64_t *mod, uint64_t *off);
+uintptr_t mc_site_decode(uint64_t mod, uint64_t off);
+
+/* Init/Finalize. */
+void mc_eng_start(void);
+void mc_eng_finalize(void);
+void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm);
+void mc_eng_comm_freed(MPI_Comm comm);
+
+#endif

@@ -1,0 +1,251 @@
+/*
+ * probe.c - the engine's receive calls (MPI_Recv, MPI_Irecv, MPI_Recv_init)
+ * and probes (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe, MPI_Mrecv,
+ * MPI_Imrecv).
+ *
+ * A probe looks at the shadow first: the envelope it finds names the source
+ * and tag, and the real probe is then asked for exactly that message (for
+ * MPI_ANY_SOURCE, the same forcing as receives). MPI_Mprobe takes the
+ * envelope off the shadow with the message; MPI_Mrecv checks it.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "p2p.h"
+#include "state.h"
+
+int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
+
+static int direct_recv(void *buf, MPI_Count count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
+                       MPI_Status *status)
+{
+#if MPI_VERSION >= 4
+    if (count > INT_MAX)
+        return PMPI_Recv_c(buf, count, t, source, tag, comm, status);
+#endif
+    return PMPI_Recv(buf, (int)count, t, source, tag, comm, status);
+}
+
+static int direct_irecv(void *buf, MPI_Count count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
+                        MPI_Request *req)
+{
+#if MPI_VERSION >= 4
+    if (count > INT_MAX)
+        return PMPI_Irecv_c(buf, count, t, source, tag, comm, req);
+#endif
+    return PMPI_Irecv(buf, (int)count, t, source, tag, comm, req);
+}
+
+int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                     MPI_Comm comm, MPI_Status *status);
+int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                     MPI_Comm comm, MPI_Status *status)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = source == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
+    if (!pc) {
+        mc_eng_unlock();
+        return direct_recv(buf, count, t, source, tag, comm, status);
+    }
+    mc_prec p;
+    memset(&p, 0, sizeof p);
+    p.real = p.mirror = p.user = MPI_REQUEST_NULL;
+    int rc = mc_recv_post(c, pc, buf, count, t, source, tag, &p);
+    if (rc == MPI_SUCCESS) {
+        mc_eng_wait_prec(c, &p);
+        rc = PMPI_Wait(&p.real, status);
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                        MPI_Comm comm, MPI_Request *req);
+int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                        MPI_Comm comm, MPI_Request *req)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = source == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
+    mc_prec *p = pc ? mc_prec_alloc() : NULL;
+    if (!p) {
+        mc_eng_unlock();
+        return direct_irecv(buf, count, t, source, tag, comm, req);
+    }
+    int rc = mc_recv_post(c, pc, buf, count, t, source, tag, p);
+    if (rc != MPI_SUCCESS) {
+        if (p->deferred)
+            p->cancelled = 1;       /* left in the queue, skipped there */
+        else
+            free(p);
+    } else if (p->deferred) {
+        /* The application needs a handle now; MPI gets the receive later. */
+        MPI_Request g;
+        rc = mc_recv_greq_start(p, &g);
+        p->greq = 1;
+        *req = g;
+        mc_prec_insert(p, g);
+    } else {
+        *req = p->real;
+        mc_prec_insert(p, p->real);
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                 MPI_Comm comm, MPI_Request *req, int rc);
+int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                 MPI_Comm comm, MPI_Request *req, int rc)
+{
+    if (rc != MPI_SUCCESS || source == MPI_PROC_NULL)
+        return rc;
+    mc_eng_lock();
+    mc_pcomm *pc = mc_pcomm_get(comm);
+    mc_prec *p = pc ? mc_prec_new(*req) : NULL;
+    if (p) {
+        p->kind = MC_PR_RECV;
+        p->persistent = 1;
+        p->fn = c->fn;
+        p->caller = c->caller;
+        p->comm = comm;
+        p->comm_key = pc->key;
+        p->peer = source;
+        p->tag = tag;
+        p->buf = buf;
+        p->count = count;
+        p->type = t;
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+/* ---- probes --------------------------------------------------------------- */
+
+typedef struct {
+    mc_pcomm *pc;
+    int source, tag;
+    MPI_Status st;
+} probe_ctx;
+
+static int probe_ready(void *ctx)
+{
+    probe_ctx *p = ctx;
+    int flag = 0;
+    mc_recv_drive();
+    PMPI_Iprobe(p->source, p->tag, p->pc->shadow, &flag, &p->st);
+    if (flag)
+        mc_recv_drive();    /* a deferred receive's message must reach MPI before the real probe */
+    return flag;
+}
+
+static void probe_describe(void *ctx, mc_waitfor *w, int and_mode)
+{
+    probe_ctx *p = ctx;
+    mc_waitfor_clause(w);
+    mc_waitfor_add_comm(w, p->pc, p->source);
+}
+
+/* Message handles from MPI_(I)mprobe and the envelopes that came with them. */
+typedef struct {
+    mc_obj_key key;
+    MPI_Comm comm;
+    int source;
+    mc_env env;
+    UT_hash_handle hh;
+} msg_entry;
+static msg_entry *msgs;
+
+static void take_envelope(probe_ctx *p, MPI_Message msg)
+{
+    msg_entry *m = calloc(1, sizeof *m);
+    mc_env tmp, *e = m ? &m->env : &tmp;
+    PMPI_Recv(e, (int)sizeof *e, MPI_BYTE, p->st.MPI_SOURCE, p->st.MPI_TAG, p->pc->shadow, MPI_STATUS_IGNORE);
+    mc_env_received++;
+    if (!m || msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) {
+        free(m);
+        return;
+    }
+    m->key = mc_key(MC_KEY_MSG, MC_BITS(msg));
+    m->comm = p->pc->comm;
+    m->source = p->st.MPI_SOURCE;
+    msg_entry *old = NULL;
+    HASH_FIND(hh, msgs, &m->key, sizeof m->key, old);
+    if (old) {
+        HASH_DEL(msgs, old);
+        free(old);
+    }
+    HASH_ADD(hh, msgs, key, sizeof m->key, m);
+}
+
+int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status, MPI_Message *msg);
+int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status, MPI_Message *msg)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = source == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
+    if (!pc) {
+        mc_eng_unlock();
+        return msg ? PMPI_Mprobe(source, tag, comm, msg, status) : PMPI_Probe(source, tag, comm, status);
+    }
+    probe_ctx p = {.pc = pc, .source = source, .tag = tag};
+    mc_eng_wait(c, probe_ready, probe_describe, &p);
+    int rc;
+    if (msg) {
+        rc = PMPI_Mprobe(p.st.MPI_SOURCE, p.st.MPI_TAG, comm, msg, status);
+        if (rc == MPI_SUCCESS)
+            take_envelope(&p, *msg);
+    } else {
+        rc = PMPI_Probe(p.st.MPI_SOURCE, p.st.MPI_TAG, comm, status);
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
+              MPI_Message *msg);
+int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
+              MPI_Message *msg)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = source == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
+    if (!pc) {
+        mc_eng_unlock();
+        return msg ? PMPI_Improbe(source, tag, comm, flag, msg, status)
+                   : PMPI_Iprobe(source, tag, comm, flag, status);
+    }
+    mc_eng_service();
+    probe_ctx p = {.pc = pc, .source = source, .tag = tag};
+    int rc = MPI_SUCCESS;
+    if (probe_ready(&p)) {
+        if (msg) {
+            rc = PMPI_Improbe(p.st.MPI_SOURCE, p.st.MPI_TAG, comm, flag, msg, status);
+            if (rc == MPI_SUCCESS && *flag)
+                take_envelope(&p, *msg);
+        } else {
+            rc = PMPI_Iprobe(p.st.MPI_SOURCE, p.st.MPI_TAG, comm, flag, status);
+        }
+    } else {
+        /* The message may already be at MPI, its envelope not yet: "not
+         * yet" is a legal answer, and the next probe will see both. */
+        *flag = 0;
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+/* MPI_Mrecv / MPI_Imrecv: the envelope taken at the mprobe is checked now. */
+void mc_mrecv_check(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, MPI_Message *message);
+void mc_mrecv_check(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, MPI_Message *message)
+{
+    if (!message || *message == MPI_MESSAGE_NULL || *message == MPI_MESSAGE_NO_PROC || !msgs)
+        return;
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_MSG, MC_BITS(*message));
+    msg_entry *m = NULL;
+    HASH_FIND(hh, msgs, &key, sizeof key, m);
+    if (m) {
+        HASH_DEL(msgs, m);
+        mc_env_check(&m->env, NULL, c, m->comm, m->source, t, count);
+        free(m);
+    }
+    mc_eng_unlock();
+}

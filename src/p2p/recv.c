@@ -1,0 +1,333 @@
+/*
+ * recv.c - posting receives with their mirrors, the deferred-receive queues
+ * (MPI_ANY_SOURCE), and the progress of one request record.
+ *
+ * RATIONALE: the mirror of a receive is an MPI_Irecv on the shadow with the
+ * receive's own source and tag, posted in the same order as the real one, so
+ * MPI pairs envelopes with mirrors as it pairs messages with receives. For
+ * MPI_ANY_SOURCE that equality breaks (which source wins a race can differ
+ * between the two communicators), so such a receive reaches MPI only once its
+ * mirror took an envelope, forced onto that envelope's source and tag; any
+ * later receive on the communicator that could take the same messages waits
+ * in the queue behind it, keeping the real posting order the mirrors' order.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "p2p.h"
+#include "state.h"
+
+static mc_pcomm *dq_comms;      /* communicators with deferred receives */
+
+int mc_recv_pending_deferred(void);
+int mc_recv_pending_deferred(void) { return dq_comms != NULL; }
+
+static int real_irecv(mc_prec *p, int source, int tag, MPI_Request *out)
+{
+#if MPI_VERSION >= 4
+    if (p->count > INT_MAX)
+        return PMPI_Irecv_c(p->buf, p->count, p->type, source, tag, p->comm, out);
+#endif
+    return PMPI_Irecv(p->buf, (int)p->count, p->type, source, tag, p->comm, out);
+}
+
+static int overlaps(const mc_pcomm *pc, int source, int tag)
+{
+    for (const mc_prec *q = pc->dq_head; q; q = q->dq_next) {
+        if (q->peer != MPI_ANY_SOURCE && source != MPI_ANY_SOURCE && q->peer != source)
+            continue;
+        if (q->tag != MPI_ANY_TAG && tag != MPI_ANY_TAG && q->tag != tag)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datatype type,
+                 int source, int tag, mc_prec *p)
+{
+    p->kind = MC_PR_RECV;
+    p->fn = c ? c->fn : p->fn;
+    p->caller = c ? c->caller : p->caller;
+    p->comm = pc->comm;
+    p->comm_key = pc->key;
+    p->peer = source;
+    p->tag = tag;
+    p->buf = buf;
+    p->count = count;
+    p->type = type;
+    p->checked = 0;
+    p->cancelled = 0;
+    p->mirror_cancelled = 0;
+    p->greq_done = 0;
+    p->active = 1;
+    memset(&p->env, 0, sizeof p->env);
+    mc_recv_drive();
+    int deferred = source == MPI_ANY_SOURCE || overlaps(pc, source, tag);
+    p->mirror = MPI_REQUEST_NULL;
+    if (!deferred) {
+        /* The real receive first: one MPI refuses gets no mirror, which
+         * would otherwise take the envelope of the next receive's message. */
+        p->deferred = 0;
+        int rc;
+        if (p->persistent && !p->greq) {
+            p->real = p->user;
+            rc = PMPI_Start(&p->real);
+        } else {
+            rc = real_irecv(p, source, tag, &p->real);
+        }
+        if (rc == MPI_SUCCESS
+            && PMPI_Irecv(&p->env, (int)sizeof p->env, MPI_BYTE, source, tag, pc->shadow, &p->mirror) != MPI_SUCCESS)
+            p->mirror = MPI_REQUEST_NULL;
+        return rc;
+    }
+    if (PMPI_Irecv(&p->env, (int)sizeof p->env, MPI_BYTE, source, tag, pc->shadow, &p->mirror) != MPI_SUCCESS)
+        p->mirror = MPI_REQUEST_NULL;
+    p->deferred = 1;
+    p->real = MPI_REQUEST_NULL;
+    p->dq_next = NULL;
+    if (pc->dq_tail)
+        pc->dq_tail->dq_next = p;
+    else
+        pc->dq_head = p;
+    pc->dq_tail = p;
+    if (!pc->dq_listed) {
+        pc->dq_listed = 1;
+        pc->dq_next = dq_comms;
+        dq_comms = pc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The mirror of p completed with st: count it, check the envelope. */
+static void mirror_done(mc_prec *p, const MPI_Status *st)
+{
+    int cancelled = 0;
+    PMPI_Test_cancelled(st, &cancelled);
+    if (cancelled) {
+        p->mirror_cancelled = 1;
+        return;
+    }
+    mc_env_received++;
+    if (!p->checked) {
+        p->checked = 1;
+        p->status.MPI_SOURCE = st->MPI_SOURCE;
+        p->status.MPI_TAG = st->MPI_TAG;
+        mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
+    }
+}
+
+/* Posts the real receives of pc's queue whose turn has come. */
+static void drive_comm(mc_pcomm *pc)
+{
+    while (pc->dq_head) {
+        mc_prec *q = pc->dq_head;
+        int source = q->peer, tag = q->tag;
+        if (q->cancelled) {
+            /* taken out by MPI_Cancel */
+        } else if (q->peer == MPI_ANY_SOURCE) {
+            if (q->mirror != MPI_REQUEST_NULL) {
+                int flag = 0;
+                MPI_Status st;
+                PMPI_Test(&q->mirror, &flag, &st);
+                if (!flag)
+                    return;
+                mirror_done(q, &st);
+            }
+            if (q->mirror_cancelled) {
+                q->cancelled = 1;
+            } else {
+                source = q->status.MPI_SOURCE;
+                tag = q->status.MPI_TAG;
+            }
+        }
+        pc->dq_head = q->dq_next;
+        if (!pc->dq_head)
+            pc->dq_tail = NULL;
+        q->deferred = 0;
+        if (!q->cancelled && real_irecv(q, source, tag, &q->real) != MPI_SUCCESS)
+            q->real = MPI_REQUEST_NULL;
+    }
+}
+
+void mc_recv_drive(void)
+{
+    mc_pcomm **pp = &dq_comms;
+    while (*pp) {
+        mc_pcomm *pc = *pp;
+        drive_comm(pc);
+        if (!pc->dq_head) {
+            pc->dq_listed = 0;
+            *pp = pc->dq_next;
+        } else {
+            pp = &pc->dq_next;
+        }
+    }
+}
+
+/* Cancels a receive the engine holds (MPI_Cancel). The mirror goes first:
+ * if it already took an envelope the message is on its way and the real
+ * receive is left to get it (a cancellation may fail); otherwise the real
+ * receive is cancelled, or, when deferred, never posted. */
+void mc_recv_cancel(mc_prec *p);
+void mc_recv_cancel(mc_prec *p)
+{
+    if (p->mirror != MPI_REQUEST_NULL) {
+        MPI_Status st;
+        PMPI_Cancel(&p->mirror);
+        PMPI_Wait(&p->mirror, &st);
+        mirror_done(p, &st);
+    }
+    if (!p->mirror_cancelled)
+        return;
+    if (p->deferred) {
+        p->cancelled = 1;
+        mc_recv_drive();
+    } else if (p->real != MPI_REQUEST_NULL) {
+        PMPI_Cancel(&p->real);
+    }
+}
+
+/* A real receive completed although its mirror was cancelled (the cancel of
+ * the real one failed): its envelope is coming, take it in. */
+static void mirror_catch_up(mc_prec *p, const MPI_Status *st)
+{
+    int cancelled = 0;
+    PMPI_Test_cancelled(st, &cancelled);
+    if (cancelled || !p->mirror_cancelled || st->MPI_SOURCE < 0)
+        return;
+    mc_pcomm *pc = mc_pcomm_get(p->comm);
+    if (!pc)
+        return;
+    p->mirror_cancelled = 0;
+    PMPI_Recv(&p->env, (int)sizeof p->env, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, pc->shadow,
+              MPI_STATUS_IGNORE);
+    mc_env_received++;
+    p->checked = 1;
+    mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
+}
+
+int mc_env_slot_done(mc_env_slot *s);
+
+/* MPI_Isendrecv: ready when both halves are; then the engine completes
+ * them and the generalized request the application holds. */
+static int pair_progress(mc_prec *p)
+{
+    if (p->greq_done)
+        return 1;
+    int a = p->pair_s ? mc_prec_progress(p->pair_s) : 1;
+    int b = p->pair_r ? mc_prec_progress(p->pair_r) : 1;
+    if (!a || !b)
+        return 0;
+    if (p->pair_s) {
+        if (p->pair_s->real != MPI_REQUEST_NULL)
+            PMPI_Wait(&p->pair_s->real, MPI_STATUS_IGNORE);
+        if (p->pair_s->slot)
+            mc_env_release(p->pair_s->slot);
+        free(p->pair_s);
+        p->pair_s = NULL;
+    }
+    if (p->pair_r) {
+        if (p->pair_r->real != MPI_REQUEST_NULL)
+            PMPI_Wait(&p->pair_r->real, &p->status);
+        free(p->pair_r);
+        p->pair_r = NULL;
+    }
+    free(p->tmpbuf);
+    p->tmpbuf = NULL;
+    p->greq_done = 1;
+    PMPI_Grequest_complete(p->user);
+    return 1;
+}
+
+int mc_prec_progress(mc_prec *p)
+{
+    if (!p->active)
+        return 1;
+    if (p->kind == MC_PR_PAIR)
+        return pair_progress(p);
+    if (p->kind == MC_PR_SEND) {
+        int flag = 1;
+        if (p->real != MPI_REQUEST_NULL)
+            PMPI_Request_get_status(p->real, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            return 0;
+        if (p->slot && mc_eng_strict && p->mode != MC_SEND_BUFFERED && !p->relaxed) {
+            if (mc_dl_relax)
+                p->relaxed = 1;     /* released after a potential-deadlock report */
+            else if (!mc_env_slot_done(p->slot))
+                return 0;
+        }
+        if (p->greq && !p->greq_done) {
+            p->greq_done = 1;
+            PMPI_Grequest_complete(p->user);
+        }
+        return 1;
+    }
+    if (p->mirror != MPI_REQUEST_NULL) {
+        int flag = 0;
+        MPI_Status st;
+        PMPI_Test(&p->mirror, &flag, &st);
+        if (!flag)
+            return 0;
+        mirror_done(p, &st);
+    }
+    if (p->deferred) {
+        mc_recv_drive();
+        if (p->deferred)
+            return 0;
+    }
+    if (p->cancelled) {
+        if (p->greq && !p->greq_done) {
+            p->greq_done = 1;
+            PMPI_Grequest_complete(p->user);
+        }
+        return 1;
+    }
+    if (p->real == MPI_REQUEST_NULL)
+        return 1;
+    int flag = 0;
+    if (p->greq || (p->persistent && p->real != p->user)) {
+        /* The engine's own real receive: complete it here and keep its status. */
+        PMPI_Test(&p->real, &flag, &p->status);
+        if (!flag)
+            return 0;
+        mirror_catch_up(p, &p->status);
+        if (p->greq && !p->greq_done) {
+            p->greq_done = 1;
+            PMPI_Grequest_complete(p->user);
+        }
+        return 1;
+    }
+    MPI_Status st;
+    PMPI_Request_get_status(p->real, &flag, &st);
+    if (flag && p->mirror_cancelled)
+        mirror_catch_up(p, &st);
+    return flag;
+}
+
+/* ---- generalized requests for deferred receives -------------------------- */
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    mc_prec *p = extra;
+    if (p->cancelled) {
+        status->MPI_SOURCE = MPI_ANY_SOURCE;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = MPI_SUCCESS;
+        PMPI_Status_set_elements(status, MPI_BYTE, 0);
+        PMPI_Status_set_cancelled(status, 1);
+        return MPI_SUCCESS;
+    }
+    *status = p->status;
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra) { return MPI_SUCCESS; }
+static int greq_cancel(void *extra, int complete) { return MPI_SUCCESS; }
+
+int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
+int mc_recv_greq_start(mc_prec *p, MPI_Request *req)
+{
+    return PMPI_Grequest_start(greq_query, greq_free, greq_cancel, p, req);
+}

@@ -1,0 +1,426 @@
+/*
+ * send.c - the engine's send calls: every send mode, blocking and not,
+ * persistent sends, MPI_Start/MPI_Startall, and MPI_Sendrecv(_replace).
+ *
+ * A blocking send is its nonblocking form plus the wait loop (MPI defines
+ * MPI_Send as MPI_Isend followed by MPI_Wait), so a rank stuck in a send can
+ * answer the deadlock detector. MPI_Bsend stays blocking: it only copies.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "p2p.h"
+#include "state.h"
+
+static int real_isend(int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *r)
+{
+#if MPI_VERSION >= 4
+    if (count > INT_MAX) {
+        switch (mode) {
+        case MC_SEND_SYNC: return PMPI_Issend_c(buf, count, t, dest, tag, comm, r);
+        case MC_SEND_READY: return PMPI_Irsend_c(buf, count, t, dest, tag, comm, r);
+        case MC_SEND_BUFFERED: return PMPI_Ibsend_c(buf, count, t, dest, tag, comm, r);
+        default: return PMPI_Isend_c(buf, count, t, dest, tag, comm, r);
+        }
+    }
+#endif
+    int n = (int)count;
+    switch (mode) {
+    case MC_SEND_SYNC: return PMPI_Issend(buf, n, t, dest, tag, comm, r);
+    case MC_SEND_READY: return PMPI_Irsend(buf, n, t, dest, tag, comm, r);
+    case MC_SEND_BUFFERED: return PMPI_Ibsend(buf, n, t, dest, tag, comm, r);
+    default: return PMPI_Isend(buf, n, t, dest, tag, comm, r);
+    }
+}
+
+static int real_send(int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                     int tag, MPI_Comm comm)
+{
+#if MPI_VERSION >= 4
+    if (count > INT_MAX) {
+        switch (mode) {
+        case MC_SEND_SYNC: return PMPI_Ssend_c(buf, count, t, dest, tag, comm);
+        case MC_SEND_READY: return PMPI_Rsend_c(buf, count, t, dest, tag, comm);
+        case MC_SEND_BUFFERED: return PMPI_Bsend_c(buf, count, t, dest, tag, comm);
+        default: return PMPI_Send_c(buf, count, t, dest, tag, comm);
+        }
+    }
+#endif
+    int n = (int)count;
+    switch (mode) {
+    case MC_SEND_SYNC: return PMPI_Ssend(buf, n, t, dest, tag, comm);
+    case MC_SEND_READY: return PMPI_Rsend(buf, n, t, dest, tag, comm);
+    case MC_SEND_BUFFERED: return PMPI_Bsend(buf, n, t, dest, tag, comm);
+    default: return PMPI_Send(buf, n, t, dest, tag, comm);
+    }
+}
+
+int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
+
+static int needs_ack(int mode)
+{
+    return mc_eng_strict && mode != MC_SEND_BUFFERED;
+}
+
+
+/* Starts a send into p (p->real gets MPI's request): envelope, then data. */
+static int send_start(mc_call *c, mc_pcomm *pc, mc_prec *p, const void *buf, MPI_Count count,
+                      MPI_Datatype t, int dest, int tag, int mode)
+{
+    p->kind = MC_PR_SEND;
+    p->fn = c->fn;
+    p->caller = c->caller;
+    p->mode = mode;
+    p->comm = pc->comm;
+    p->comm_key = pc->key;
+    p->peer = dest;
+    p->tag = tag;
+    p->active = 1;
+    /* A call site already reported as a potential deadlock is not made to
+     * wait again at every iteration. */
+    p->relaxed = needs_ack(mode) && mc_dl_site_relaxed(c->caller);
+    /* The data first: a send MPI refuses (bad arguments) sends no envelope,
+     * which no receive could ever pair with a message. */
+    int rc = real_isend(mode, buf, count, t, dest, tag, pc->comm, &p->real);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int owned = needs_ack(mode) && !p->relaxed;
+    mc_env_slot *s = mc_env_send(c, pc, mode, buf, count, t, dest, tag, owned);
+    p->slot = owned ? s : NULL;     /* an unowned slot is recycled once done */
+    return rc;
+}
+
+static void prec_release_slot(mc_prec *p)
+{
+    if (p->slot) {
+        mc_env_release(p->slot);
+        p->slot = NULL;
+    }
+}
+
+int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
+                     int dest, int tag, MPI_Comm comm);
+int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
+                     int dest, int tag, MPI_Comm comm)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = dest == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
+    if (!pc) {
+        mc_eng_unlock();
+        return real_send(mode, buf, count, t, dest, tag, comm);
+    }
+    int rc;
+    if (mode == MC_SEND_BUFFERED) {
+        rc = real_send(mode, buf, count, t, dest, tag, comm);
+        if (rc == MPI_SUCCESS)
+            mc_env_send(c, pc, mode, buf, count, t, dest, tag, 0);
+        mc_eng_unlock();
+        return rc;
+    }
+    mc_prec p;
+    memset(&p, 0, sizeof p);
+    p.real = p.mirror = MPI_REQUEST_NULL;
+    rc = send_start(c, pc, &p, buf, count, t, dest, tag, mode);
+    if (rc == MPI_SUCCESS) {
+        mc_eng_wait_prec(c, &p);
+        rc = PMPI_Wait(&p.real, MPI_STATUS_IGNORE);
+    }
+    prec_release_slot(&p);
+    mc_eng_unlock();
+    return rc;
+}
+
+int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
+                        int dest, int tag, MPI_Comm comm, MPI_Request *req);
+int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
+                        int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = dest == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
+    if (!pc) {
+        mc_eng_unlock();
+        return real_isend(mode, buf, count, t, dest, tag, comm, req);
+    }
+    mc_prec *p = mc_prec_alloc();
+    if (!p) {
+        mc_eng_unlock();
+        return real_isend(mode, buf, count, t, dest, tag, comm, req);
+    }
+    int rc = send_start(c, pc, p, buf, count, t, dest, tag, mode);
+    int done = 0;
+    if (rc == MPI_SUCCESS)
+        PMPI_Request_get_status(p->real, &done, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS && done) {
+        /* MPI finished the send at once, and may have handed out a shared
+         * handle for it (Open MPI returns one static "complete" request for
+         * all such sends), which cannot key a record. Without a strict wait
+         * to make, nothing is left to follow; with one, the application
+         * gets a generalized request of its own that the engine completes
+         * when the acknowledgment comes. */
+        if (!p->slot) {
+            *req = p->real;
+            free(p);
+        } else {
+            PMPI_Wait(&p->real, MPI_STATUS_IGNORE);
+            p->real = MPI_REQUEST_NULL;
+            MPI_Request g = MPI_REQUEST_NULL;
+            rc = mc_recv_greq_start(p, &g);
+            if (rc == MPI_SUCCESS) {
+                p->greq = 1;
+                *req = g;
+                mc_prec_insert(p, g);
+            } else {
+                prec_release_slot(p);
+                free(p);
+            }
+        }
+    } else if (rc == MPI_SUCCESS) {
+        *req = p->real;
+        mc_prec_insert(p, p->real);
+    } else {
+        prec_release_slot(p);
+        free(p);
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+/* Persistent sends: the record keeps the arguments for every MPI_Start. */
+int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *req, int rc);
+int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *req, int rc)
+{
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    mc_eng_lock();
+    mc_pcomm *pc = mc_pcomm_get(comm);
+    mc_prec *p = pc ? mc_prec_new(*req) : NULL;
+    if (p) {
+        p->kind = MC_PR_SEND;
+        p->persistent = 1;
+        p->fn = c->fn;
+        p->caller = c->caller;
+        p->mode = mode;
+        p->comm = comm;
+        p->comm_key = pc->key;
+        p->peer = dest;
+        p->tag = tag;
+        p->buf = (void *)buf;
+        p->count = count;
+        p->type = t;
+    }
+    mc_eng_unlock();
+    return rc;
+}
+
+/* MPI_Start of one request (engine lock held). */
+int mc_start_one(mc_call *c, MPI_Request *req);
+int mc_start_one(mc_call *c, MPI_Request *req)
+{
+    mc_prec *p = mc_prec_find(*req);
+    mc_pcomm *pc = p ? mc_pcomm_get(p->comm) : NULL;
+    if (!p || !pc)
+        return PMPI_Start(req);
+    mc_call sc = *c;
+    sc.fn = p->fn;          /* the envelope names the call that made the request */
+    sc.caller = p->caller;
+    if (p->kind == MC_PR_SEND) {
+        prec_release_slot(p);
+        p->active = 1;
+        p->relaxed = 0;
+        p->real = p->user;
+        int rc = PMPI_Start(req);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        p->relaxed = needs_ack(p->mode) && mc_dl_site_relaxed(p->caller);
+        int owned = needs_ack(p->mode) && !p->relaxed;
+        mc_env_slot *s = mc_env_send(&sc, pc, p->mode, p->buf, p->count, p->type, p->peer, p->tag, owned);
+        p->slot = owned ? s : NULL;
+        return rc;
+    }
+    return mc_recv_post(&sc, pc, p->buf, p->count, p->type, p->peer, p->tag, p);
+}
+
+/* ---- MPI_Sendrecv and MPI_Sendrecv_replace ------------------------------ */
+
+typedef struct { mc_prec *s, *r; } pair_ctx;
+
+static int pair_ready(void *ctx)
+{
+    pair_ctx *pc = ctx;
+    int a = mc_prec_progress(pc->s), b = mc_prec_progress(pc->r);
+    return a && b;
+}
+
+static void pair_describe(void *ctx, mc_waitfor *w, int and_mode)
+{
+    pair_ctx *pc = ctx;
+    if (!mc_prec_progress(pc->s))
+        mc_prec_describe(pc->s, w);
+    if (!mc_prec_progress(pc->r))
+        mc_prec_describe(pc->r, w);
+}
+
+int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                MPI_Comm comm, MPI_Status *status);
+int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                MPI_Comm comm, MPI_Status *status)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = mc_pcomm_get(comm);
+    if (!pc) {
+        mc_eng_unlock();
+#if MPI_VERSION >= 4
+        if (scount > INT_MAX || rcount > INT_MAX)
+            return PMPI_Sendrecv_c(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
+                                   rtag, comm, status);
+#endif
+        return PMPI_Sendrecv(sbuf, (int)scount, stype, dest, stag, rbuf, (int)rcount, rtype, source,
+                             rtag, comm, status);
+    }
+    mc_prec s, r;
+    memset(&s, 0, sizeof s);
+    memset(&r, 0, sizeof r);
+    s.real = s.mirror = r.real = r.mirror = MPI_REQUEST_NULL;
+    int rc = MPI_SUCCESS, rrc = MPI_SUCCESS;
+    if (source != MPI_PROC_NULL)
+        rrc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, &r);
+    if (dest != MPI_PROC_NULL)
+        rc = send_start(c, pc, &s, sbuf, scount, stype, dest, stag, MC_SEND_STANDARD);
+    if (rc == MPI_SUCCESS && rrc == MPI_SUCCESS) {
+        pair_ctx ctx = {&s, &r};
+        mc_eng_wait(c, pair_ready, pair_describe, &ctx);
+    }
+    if (s.real != MPI_REQUEST_NULL) {
+        int e = PMPI_Wait(&s.real, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = e;
+    }
+    if (source == MPI_PROC_NULL) {
+        if (status != MPI_STATUS_IGNORE) {
+            /* What MPI returns for a receive from MPI_PROC_NULL. */
+            MPI_Request nr;
+            PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &nr);
+            PMPI_Wait(&nr, status);
+        }
+    } else if (r.real != MPI_REQUEST_NULL) {
+        int e = PMPI_Wait(&r.real, status);
+        if (rrc == MPI_SUCCESS)
+            rrc = e;
+    }
+    prec_release_slot(&s);
+    mc_eng_unlock();
+    return rc != MPI_SUCCESS ? rc : rrc;
+}
+
+/* MPI_Sendrecv_replace: the outgoing data is copied first (the whole span
+ * the datatype touches), so sending and receiving can run at once as in
+ * MPI_Sendrecv. A datatype with a negative extent goes to MPI unchecked. */
+int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                        int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status);
+int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                        int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+    PMPI_Type_get_extent(t, &lb, &extent);
+    PMPI_Type_get_true_extent(t, &tlb, &textent);
+    char *tmp = NULL;
+    MPI_Aint span = 0;
+    if (extent >= 0 && count > 0 && dest != MPI_PROC_NULL) {
+        span = (MPI_Aint)(count - 1) * extent + textent;
+        tmp = span > 0 ? malloc((size_t)span) : NULL;
+    }
+    if (!tmp && count > 0 && dest != MPI_PROC_NULL && span != 0) {
+#if MPI_VERSION >= 4
+        if (count > INT_MAX)
+            return PMPI_Sendrecv_replace_c(buf, count, t, dest, stag, source, rtag, comm, status);
+#endif
+        return PMPI_Sendrecv_replace(buf, (int)count, t, dest, stag, source, rtag, comm, status);
+    }
+    if (tmp)
+        memcpy(tmp, (char *)buf + tlb, (size_t)span);
+    int rc = mc_sendrecv(c, tmp ? tmp - tlb : buf, count, t, dest, stag, buf, count, t, source,
+                         rtag, comm, status);
+    free(tmp);
+    return rc;
+}
+
+/* ---- MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4.0) -------------------- */
+
+int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                 MPI_Comm comm, MPI_Request *req, int replace);
+#if MPI_VERSION >= 4
+static int direct_isendrecv(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                            int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source,
+                            int rtag, MPI_Comm comm, MPI_Request *req, int replace)
+{
+    if (replace)
+        return PMPI_Isendrecv_replace_c(rbuf, rcount, rtype, dest, stag, source, rtag, comm, req);
+    return PMPI_Isendrecv_c(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                            comm, req);
+}
+
+int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                 MPI_Comm comm, MPI_Request *req, int replace)
+{
+    mc_eng_lock();
+    mc_pcomm *pc = mc_pcomm_get(comm);
+    void *tmp = NULL;
+    const void *out = sbuf;
+    if (pc && replace && dest != MPI_PROC_NULL && scount > 0) {
+        MPI_Aint lb, extent, tlb, textent;
+        PMPI_Type_get_extent(stype, &lb, &extent);
+        PMPI_Type_get_true_extent(stype, &tlb, &textent);
+        MPI_Aint span = extent >= 0 ? (MPI_Aint)(scount - 1) * extent + textent : -1;
+        tmp = span > 0 ? malloc((size_t)span) : NULL;
+        if (!tmp)
+            pc = NULL;      /* cannot copy: leave it to MPI, unchecked */
+        else {
+            memcpy(tmp, (char *)sbuf + tlb, (size_t)span);
+            out = (char *)tmp - tlb;
+        }
+    }
+    mc_prec *p = pc ? mc_prec_alloc() : NULL;
+    if (!p) {
+        free(tmp);
+        mc_eng_unlock();
+        return direct_isendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                                comm, req, replace);
+    }
+    p->kind = MC_PR_PAIR;
+    p->fn = c->fn;
+    p->caller = c->caller;
+    p->comm = comm;
+    p->comm_key = pc->key;
+    p->active = 1;
+    p->tmpbuf = tmp;
+    int rc = MPI_SUCCESS;
+    if (source == MPI_PROC_NULL) {
+        MPI_Request nr;
+        PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &nr);
+        PMPI_Wait(&nr, &p->status);
+    } else if ((p->pair_r = mc_prec_alloc()) != NULL) {
+        rc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, p->pair_r);
+    }
+    if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL && (p->pair_s = mc_prec_alloc()) != NULL)
+        rc = send_start(c, pc, p->pair_s, out, scount, stype, dest, stag, MC_SEND_STANDARD);
+    MPI_Request g = MPI_REQUEST_NULL;
+    if (rc == MPI_SUCCESS)
+        rc = mc_recv_greq_start(p, &g);
+    if (rc == MPI_SUCCESS) {
+        p->greq = 1;
+        *req = g;
+        mc_prec_insert(p, g);
+    }
+    /* On an error the halves stay with the engine (a deferred receive may be
+     * queued); they are never completed for the application. */
+    mc_eng_unlock();
+    return rc;
+}
+#endif
