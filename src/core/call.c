@@ -8,6 +8,7 @@
 #include "state.h"
 
 extern int mc_eng_on;   /* src/p2p/engine.c */
+void mc_eng_before_block(void);
 
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
 
@@ -57,6 +58,11 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     if (fn == MC_FN_MPI_Session_finalize)
         mc_runtime_session_closing();
     c->engine = mc_eng_on && !mc_st.finalizing;
+    /* A blocking call the engine does not take over (a collective): post the
+     * deferred receives whose envelopes came, so a peer's large send is not
+     * left waiting for a receive the checker holds back. */
+    if (c->engine && (c->desc->flags & (MC_FLAG_BLOCK | MC_FLAG_ENGINE)) == MC_FLAG_BLOCK)
+        mc_eng_before_block();
     unsigned long long roles = c->desc->role_mask;
     if (roles & CHECK_ROLES)
         mc_check_args(c);

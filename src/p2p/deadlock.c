@@ -26,6 +26,7 @@
 #include "p2p.h"
 #include "report.h"
 #include "state.h"
+#include "waitgraph.h"
 
 #define TAG_QUERY 7101
 #define TAG_REPLY 7102
@@ -426,42 +427,30 @@ static int gather(node *nodes, int id, int details, double grace, mc_ready_fn re
     return 1;
 }
 
-/* Least fixpoint of "can still be released". relax: relaxable ranks count as released. */
+/* Least fixpoint of "can still be released" (waitgraph.c). */
 static void evaluate(node *nodes, char *released, int relax)
 {
     int p = mc_st.world_size;
+    mc_wg_node *g = calloc((size_t)p, sizeof *g);
+    if (!g) {
+        for (int r = 0; r < p; r++)
+            released[r] = 1;     /* cannot decide: blame nobody */
+        return;
+    }
     for (int r = 0; r < p; r++) {
         const node *n = &nodes[r];
-        released[r] = n->state != 2 || !n->h.blocked || n->h.unknown || (relax && n->h.relaxable);
+        g[r].answered = n->state == 2;
+        g[r].blocked = n->h.blocked;
+        g[r].unknown = n->h.unknown;
+        g[r].relaxable = n->h.relaxable;
+        g[r].in_finalize = n->h.in_finalize;
+        g[r].nclauses = n->clause_len ? n->h.nclauses : 0;
+        g[r].clause_len = n->clause_len;
+        g[r].ranks = n->ranks;
+        g[r].nranks = n->ranks ? n->h.nranks : 0;
     }
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int r = 0; r < p; r++) {
-            if (released[r])
-                continue;
-            const node *n = &nodes[r];
-            int ok = 1, k = 0;
-            for (int c = 0; c < n->h.nclauses && ok; c++) {
-                int any = 0;
-                if (n->clause_len[c] < 0) {
-                    /* MPI_Finalize: every rank not in MPI_Finalize must come */
-                    any = 1;
-                    for (int s = 0; s < p; s++)
-                        if (s != r && !(nodes[s].state == 2 && nodes[s].h.in_finalize) && !released[s])
-                            any = 0;
-                } else {
-                    for (int j = 0; j < n->clause_len[c]; j++, k++)
-                        if (k < n->h.nranks && n->ranks[k] >= 0 && n->ranks[k] < p && released[n->ranks[k]])
-                            any = 1;
-                }
-                ok = any;
-            }
-            if (ok) {
-                released[r] = 1;
-                changed = 1;
-            }
-        }
-    }
+    mc_wg_released(g, p, relax, released);
+    free(g);
 }
 
 /* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */

@@ -282,6 +282,17 @@ static void drive_orphans(void)
 
 /* ---- the wait loop ------------------------------------------------------ */
 
+int mc_recv_pending_deferred(void);
+void mc_eng_before_block(void);
+void mc_eng_before_block(void)
+{
+    if (!mc_recv_pending_deferred())
+        return;
+    mc_eng_lock();
+    mc_recv_drive();
+    mc_eng_unlock();
+}
+
 void mc_eng_service(void)
 {
     mc_recv_drive();
@@ -431,6 +442,19 @@ static void drain_lost(mc_pcomm *pc)
     }
 }
 
+static void cancel_mirror(mc_prec *p)
+{
+    if (p->mirror == MPI_REQUEST_NULL)
+        return;
+    MPI_Status st;
+    int cancelled = 0;
+    PMPI_Cancel(&p->mirror);
+    PMPI_Wait(&p->mirror, &st);
+    PMPI_Test_cancelled(&st, &cancelled);
+    if (!cancelled)
+        mc_env_received++;  /* it had taken an envelope: not in flight */
+}
+
 static int finalize_ready(void *ctx)
 {
     MPI_Request *r = ctx;
@@ -458,13 +482,12 @@ void mc_eng_finalize(void)
     if (PMPI_Ibarrier(mc_st.world_dup, &bar) == MPI_SUCCESS)
         mc_eng_wait(&fc, finalize_ready, finalize_describe, &bar);
     /* Receives never matched: their mirrors must not swallow envelopes. */
-    for (mc_prec *p = precs, *n; p; p = n) {
-        n = p->hh.next;
-        if (p->mirror != MPI_REQUEST_NULL) {
-            PMPI_Cancel(&p->mirror);
-            PMPI_Wait(&p->mirror, MPI_STATUS_IGNORE);
-        }
-    }
+    if (orphans)
+        drive_orphans();
+    for (mc_prec *p = precs; p; p = p->hh.next)
+        cancel_mirror(p);
+    for (mc_prec *p = orphans; p; p = p->orphan_next)
+        cancel_mirror(p);
     /* Every envelope sent must be received here or by a mirror: agree on
      * the totals, draining until they match (bounded: an envelope of a
      * message still in flight after a second is given up). */

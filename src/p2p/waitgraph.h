@@ -1,0 +1,35 @@
+/*
+ * waitgraph.h - which blocked ranks can still be released: the verdict of
+ * the deadlock detector, as pure logic (no MPI), unit-tested in
+ * tests/unit/test_waitgraph.c.
+ *
+ * Each rank is one node. A blocked rank waits for an AND of clauses; a clause
+ * is an OR of ranks (any one of them can release it), or, with length -1,
+ * "every rank that is not in MPI_Finalize" (MPI_Finalize waits for all). A
+ * rank that did not answer, is not blocked, or waits on something the engine
+ * cannot see (unknown) counts as able to move. The released set is the least
+ * fixpoint grown from those: a blocked rank is released when each of its
+ * clauses holds a released rank. Blocked ranks outside it are deadlocked:
+ * none of them can ever move, and nobody outside can move them.
+ */
+#ifndef MPICHECK_WAITGRAPH_H
+#define MPICHECK_WAITGRAPH_H
+
+typedef struct {
+    int answered;           /* replied to the query */
+    int blocked;            /* in the engine's wait loop */
+    int unknown;            /* waits on requests the engine cannot see */
+    int relaxable;          /* misses only strict-mode acknowledgments */
+    int in_finalize;        /* waits in MPI_Finalize */
+    int nclauses;
+    const int *clause_len;  /* nclauses entries; -1: every rank not in MPI_Finalize */
+    const int *ranks;       /* the clauses' ranks, concatenated */
+    int nranks;
+} mc_wg_node;
+
+/* Fills released[0..n-1] with 1 for ranks that can still move. With relax,
+ * relaxable ranks count as moving (what buffering MPI does for them).
+ * Ranks out of [0, n) in clauses are ignored. */
+void mc_wg_released(const mc_wg_node *nodes, int n, int relax, char *released);
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * test_waitgraph.c - unit tests of src/p2p/waitgraph.c without MPI: the
+ * deadlock detector's verdict on wait-for graphs of the kinds MPI programs
+ * make (receive cycles, OR-waits with one live peer, MPI_Finalize waits,
+ * strict-mode acknowledgments, silent and unknown ranks).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "waitgraph.h"
+
+#define MAXN 8
+#define MAXR 64
+
+/* A graph under construction: clauses are given as strings, "1" (rank 1),
+ * "1|2" (rank 1 or 2), "*" (every rank not in MPI_Finalize), separated by
+ * "&" for AND: "1&2" waits for rank 1 and for rank 2. */
+typedef struct {
+    mc_wg_node nodes[MAXN];
+    int lens[MAXN][MAXR];
+    int ranks[MAXN][MAXR];
+    int n;
+} graph;
+
+static void blocked(graph *g, int r, const char *spec)
+{
+    mc_wg_node *v = &g->nodes[r];
+    v->answered = 1;
+    v->blocked = 1;
+    v->clause_len = g->lens[r];
+    v->ranks = g->ranks[r];
+    char buf[128];
+    strncpy(buf, spec, sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    for (char *save = NULL, *cl = strtok_r(buf, "&", &save); cl; cl = strtok_r(NULL, "&", &save)) {
+        if (strcmp(cl, "*") == 0) {
+            g->lens[r][v->nclauses++] = -1;
+            continue;
+        }
+        int len = 0;
+        for (char *s2 = NULL, *t = strtok_r(cl, "|", &s2); t; t = strtok_r(NULL, "|", &s2)) {
+            g->ranks[r][v->nranks++] = atoi(t);
+            len++;
+        }
+        g->lens[r][v->nclauses++] = len;
+    }
+}
+
+static void running(graph *g, int r)
+{
+    g->nodes[r].answered = 1;
+}
+
+/* "01" style string of the released set. */
+static const char *verdict(graph *g, int relax)
+{
+    static char out[MAXN + 1];
+    char rel[MAXN];
+    mc_wg_released(g->nodes, g->n, relax, rel);
+    for (int r = 0; r < g->n; r++)
+        out[r] = rel[r] ? '1' : '0';
+    out[g->n] = 0;
+    return out;
+}
+
+static graph *mk(int n)
+{
+    graph *g = calloc(1, sizeof *g);
+    g->n = n;
+    return g;
+}
+
+START_TEST(test_recv_recv_cycle)
+{
+    graph *g = mk(2);
+    blocked(g, 0, "1");
+    blocked(g, 1, "0");
+    ck_assert_str_eq(verdict(g, 0), "00");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_peer_computing)
+{
+    /* rank 1 does not answer (computing): rank 0 waits for it, never blamed */
+    graph *g = mk(2);
+    blocked(g, 0, "1");
+    ck_assert_str_eq(verdict(g, 0), "11");
+    /* and one that answered "not blocked" is the same */
+    running(g, 1);
+    ck_assert_str_eq(verdict(g, 0), "11");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_chain_to_live_rank)
+{
+    /* 0 -> 1 -> 2 -> 3, and 3 is running: everybody can move */
+    graph *g = mk(4);
+    blocked(g, 0, "1");
+    blocked(g, 1, "2");
+    blocked(g, 2, "3");
+    running(g, 3);
+    ck_assert_str_eq(verdict(g, 0), "1111");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_cycle_of_three_among_eight)
+{
+    /* 3 of 8 ranks deadlock; the other 5 compute (or wait on them indirectly) */
+    graph *g = mk(8);
+    blocked(g, 2, "5");
+    blocked(g, 5, "7");
+    blocked(g, 7, "2");
+    blocked(g, 0, "2");     /* waits on the cycle: deadlocked too */
+    for (int r = 1; r < 8; r++)
+        if (r != 2 && r != 5 && r != 7)
+            running(g, r);
+    ck_assert_str_eq(verdict(g, 0), "01011010");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_or_wait_released_by_one)
+{
+    /* Waitany / MPI_ANY_SOURCE: one live peer is enough */
+    graph *g = mk(3);
+    blocked(g, 0, "1|2");
+    blocked(g, 1, "0");
+    running(g, 2);
+    ck_assert_str_eq(verdict(g, 0), "111");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_or_knot)
+{
+    /* every peer of the OR-wait waits back: a knot */
+    graph *g = mk(3);
+    blocked(g, 0, "1|2");
+    blocked(g, 1, "0");
+    blocked(g, 2, "0");
+    ck_assert_str_eq(verdict(g, 0), "000");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_and_wait_needs_all)
+{
+    /* Waitall on receives from 1 and 2: 2 is live, 1 waits for 0 */
+    graph *g = mk(3);
+    blocked(g, 0, "1&2");
+    blocked(g, 1, "0");
+    running(g, 2);
+    ck_assert_str_eq(verdict(g, 0), "001");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_finalize)
+{
+    /* rank 1 is in MPI_Finalize, rank 0 receives from it */
+    graph *g = mk(2);
+    blocked(g, 0, "1");
+    blocked(g, 1, "*");
+    g->nodes[1].in_finalize = 1;
+    ck_assert_str_eq(verdict(g, 0), "00");
+    /* all in MPI_Finalize: nobody is stuck (the barrier completes) */
+    graph *h = mk(3);
+    for (int r = 0; r < 3; r++) {
+        blocked(h, r, "*");
+        h->nodes[r].in_finalize = 1;
+    }
+    ck_assert_str_eq(verdict(h, 0), "111");
+    /* two in MPI_Finalize, the third computing: they will be released */
+    graph *k = mk(3);
+    for (int r = 0; r < 2; r++) {
+        blocked(k, r, "*");
+        k->nodes[r].in_finalize = 1;
+    }
+    running(k, 2);
+    ck_assert_str_eq(verdict(k, 0), "111");
+    free(g);
+    free(h);
+    free(k);
+}
+END_TEST
+
+START_TEST(test_potential_deadlock)
+{
+    /* small Send-Send in strict mode: both wait only for acknowledgments */
+    graph *g = mk(2);
+    blocked(g, 0, "1");
+    blocked(g, 1, "0");
+    g->nodes[0].relaxable = 1;
+    g->nodes[1].relaxable = 1;
+    ck_assert_str_eq(verdict(g, 0), "00");
+    ck_assert_str_eq(verdict(g, 1), "11");
+    /* one buffered sender frees a receive cycle partner: still potential */
+    graph *h = mk(2);
+    blocked(h, 0, "1");
+    blocked(h, 1, "0");
+    h->nodes[0].relaxable = 1;
+    ck_assert_str_eq(verdict(h, 1), "11");
+    free(g);
+    free(h);
+}
+END_TEST
+
+START_TEST(test_unknown_never_blamed)
+{
+    /* a rank waiting on a request the engine cannot see may be released by
+     * it: neither it nor who waits for it is reported */
+    graph *g = mk(2);
+    blocked(g, 0, "1");
+    blocked(g, 1, "0");
+    g->nodes[1].unknown = 1;
+    ck_assert_str_eq(verdict(g, 0), "11");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_bad_ranks_ignored)
+{
+    graph *g = mk(2);
+    blocked(g, 0, "7|-1");
+    running(g, 1);
+    ck_assert_str_eq(verdict(g, 0), "01");
+    free(g);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("waitgraph");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_recv_recv_cycle);
+    tcase_add_test(tc, test_peer_computing);
+    tcase_add_test(tc, test_chain_to_live_rank);
+    tcase_add_test(tc, test_cycle_of_three_among_eight);
+    tcase_add_test(tc, test_or_wait_released_by_one);
+    tcase_add_test(tc, test_or_knot);
+    tcase_add_test(tc, test_and_wait_needs_all);
+    tcase_add_test(tc, test_finalize);
+    tcase_add_test(tc, test_potential_deadlock);
+    tcase_add_test(tc, test_unknown_never_blamed);
+    tcase_add_test(tc, test_bad_ranks_ignored);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
