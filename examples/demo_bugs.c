@@ -1,5 +1,5 @@
 /*
- * demo_bugs.c - a small MPI program with three everyday bugs, for trying
+ * demo_bugs.c - a small MPI program with four everyday bugs, for trying
  * mpicheck out. Run it on 2 processes:
  *
  *     mpicc -g -O0 -o demo_bugs examples/demo_bugs.c
@@ -11,13 +11,16 @@
  *                             which was never committed (bug 1)
  *   WARNING resource-leak     the communicator made by MPI_Comm_dup in
  *                             setup_library() is never freed (bug 2)
+ *   ERROR   type-mismatch     the energy is sent as MPI_FLOAT and received
+ *                             as MPI_DOUBLE: MPI delivers 4 bytes into an
+ *                             8-byte double and says nothing (bug 4)
  *   WARNING request-leak      the MPI_Isend request of the "done" notice is
  *                             never waited for (bug 3)
  * and mpicheck exits with status 3 because of the error.
  *
  * The program asks MPI to return errors instead of aborting (as careful
  * programs that check return codes do), so the run continues past bug 1 and
- * all three bugs show up in one run.
+ * all four bugs show up in one run.
  */
 #include <mpi.h>
 #include <stddef.h>
@@ -86,6 +89,19 @@ int main(int argc, char **argv)
     }
 
     printf("rank %d: average x = %g\n", rank, library_average(theirs.x));
+
+    /* Rank 0 computes the energy, rank 1 prints it. */
+    if (rank == 0) {
+        float energy = 42.5f;
+        MPI_Send(&energy, 1, MPI_FLOAT, 1, 2, MPI_COMM_WORLD);
+    } else {
+        double energy = 0;
+        /* BUG 4: the sender sends an MPI_FLOAT; receiving it as MPI_DOUBLE
+         * is a type mismatch that MPI does not detect (4 bytes land in an
+         * 8-byte double: garbage, and no error). */
+        MPI_Recv(&energy, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("rank 1: energy = %g\n", energy);
+    }
 
     /* Tell rank 1 that rank 0 is done. */
     if (rank == 0) {

@@ -264,7 +264,8 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
     if (nactive == 0) {
         rc = blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
     } else if (pick < 0) {
-        *flag = 0;
+        if (flag)
+            *flag = 0;
         *index = MPI_UNDEFINED;
     } else {
         mc_prec *p = recs[pick];

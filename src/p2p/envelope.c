@@ -55,7 +55,6 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     mc_typesig_msg(type, (uint64_t)count, &e->sig);
     s->done = 0;
     s->owned = owned;
-    s->chain = NULL;
     /* Strict mode: a send that is not buffered completes for the checker
      * only when a matching receive is posted, i.e. when the mirror of that
      * receive takes the envelope: MPI_Issend says exactly that. */
@@ -76,8 +75,7 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
 
 void mc_env_release(mc_env_slot *s)
 {
-    for (; s; s = s->chain)
-        s->owned = 0;
+    s->owned = 0;
 }
 
 /* Tests the slots in flight; finished unowned ones go back to the free list.
@@ -94,13 +92,7 @@ void mc_env_reap(int all)
         mc_env_slot *s = *pp;
         if (!s->done) {
             int flag = 0;
-            if (all && !s->owned) {
-                /* MPI_Finalize: everything was received (the drain agreed on
-                 * the totals), so these complete; one that cannot is left. */
-                PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
-            } else {
-                PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
-            }
+            PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
             if (flag)
                 s->done = 1;
         }
@@ -119,16 +111,12 @@ void mc_env_reap(int all)
 int mc_env_slot_done(mc_env_slot *s);
 int mc_env_slot_done(mc_env_slot *s)
 {
-    for (; s; s = s->chain) {
-        if (!s->done) {
-            int flag = 0;
-            PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
-            if (!flag)
-                return 0;
-            s->done = 1;
-        }
+    if (!s->done) {
+        int flag = 0;
+        PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
+        s->done = flag;
     }
-    return 1;
+    return s->done;
 }
 
 /* ---- the sender's side of a report -------------------------------------- */

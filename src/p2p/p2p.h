@@ -59,7 +59,6 @@ typedef struct mc_env_slot {
     int done;               /* the envelope's send completed (strict: matched) */
     int owned;              /* a send record still watches it; else reaped when done */
     struct mc_env_slot *next;
-    struct mc_env_slot *chain;  /* more envelopes of the same send record (shared handles) */
     mc_env env;
 } mc_env_slot;
 
