@@ -74,6 +74,13 @@ void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, v
     mc_dl_relax = 0;
 }
 
+void mc_dl_relax_here(mc_call *c)
+{
+    mc_dl_relax = 1;
+    if (c && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(c->caller))
+        relaxed_sites[nrelaxed_sites++] = c->caller;
+}
+
 void mc_dl_clear_waiting(void)
 {
     if (mc_st.thread_level == MPI_THREAD_MULTIPLE)

@@ -207,6 +207,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx);
 extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
 extern int mc_dl_relax;                         /* the current wait may skip acknowledgments */
 int mc_dl_site_relaxed(const void *site);       /* a potential deadlock was reported there */
+void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments here */
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
 void mc_dl_clear_waiting(void);
 
