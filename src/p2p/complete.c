@@ -81,7 +81,9 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
 static void finished(mc_prec *p, MPI_Status *st)
 {
     if (p->persistent) {
-        if (st && st != MPI_STATUS_IGNORE && p->real != p->user) {
+        /* Only the completion of an active start has a status to give; an
+         * inactive request's is MPI's empty one. */
+        if (p->active && st && st != MPI_STATUS_IGNORE && p->real != p->user) {
             if (p->cancelled) {
                 PMPI_Status_set_cancelled(st, 1);
             } else if (p->real == MPI_REQUEST_NULL && p->kind == MC_PR_RECV) {
@@ -416,7 +418,7 @@ int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *s
     int rc = MPI_SUCCESS;
     if (mc_prec_progress(p)) {
         rc = PMPI_Request_get_status(req, flag, status);
-        if (*flag && p->persistent && p->kind == MC_PR_RECV && p->real != p->user
+        if (*flag && p->active && p->persistent && p->kind == MC_PR_RECV && p->real != p->user
             && status != MPI_STATUS_IGNORE) {
             if (p->cancelled)
                 PMPI_Status_set_cancelled(status, 1);

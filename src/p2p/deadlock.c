@@ -74,11 +74,17 @@ void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, v
     mc_dl_relax = 0;
 }
 
+void mc_dl_relax_site(const void *site)
+{
+    if (site && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(site))
+        relaxed_sites[nrelaxed_sites++] = site;
+}
+
 void mc_dl_relax_here(mc_call *c)
 {
     mc_dl_relax = 1;
-    if (c && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(c->caller))
-        relaxed_sites[nrelaxed_sites++] = c->caller;
+    if (c)
+        mc_dl_relax_site(c->caller);
 }
 
 void mc_dl_clear_waiting(void)
@@ -434,17 +440,11 @@ static int gather(node *nodes, int id, int details, double grace, mc_ready_fn re
     return 1;
 }
 
-/* Least fixpoint of "can still be released" (waitgraph.c). */
-static void evaluate(node *nodes, char *released, int relax)
+static mc_wg_node *graph_of(node *nodes)
 {
     int p = mc_st.world_size;
     mc_wg_node *g = calloc((size_t)p, sizeof *g);
-    if (!g) {
-        for (int r = 0; r < p; r++)
-            released[r] = 1;     /* cannot decide: blame nobody */
-        return;
-    }
-    for (int r = 0; r < p; r++) {
+    for (int r = 0; g && r < p; r++) {
         const node *n = &nodes[r];
         g[r].answered = n->state == 2;
         g[r].blocked = n->h.blocked;
@@ -456,8 +456,29 @@ static void evaluate(node *nodes, char *released, int relax)
         g[r].ranks = n->ranks;
         g[r].nranks = n->ranks ? n->h.nranks : 0;
     }
+    return g;
+}
+
+/* Least fixpoint of "can still be released" (waitgraph.c). */
+static void evaluate(node *nodes, char *released, int relax)
+{
+    int p = mc_st.world_size;
+    mc_wg_node *g = graph_of(nodes);
+    if (!g) {
+        for (int r = 0; r < p; r++)
+            released[r] = 1;     /* cannot decide: blame nobody */
+        return;
+    }
     mc_wg_released(g, p, relax, released);
     free(g);
+}
+
+static int cycle_leader(node *nodes, const char *released)
+{
+    mc_wg_node *g = graph_of(nodes);
+    int leader = g ? mc_wg_cycle_leader(g, mc_st.world_size, released) : -1;
+    free(g);
+    return leader;
 }
 
 /* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */
@@ -543,11 +564,11 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
                 potential = 0;
         free(rel2);
     }
-    int lowest = -1;
-    for (int r = 0; r < p && lowest < 0; r++)
-        if (!released[r])
-            lowest = r;
-    if (lowest != me)
+    /* One report per deadlock: from the lowest rank on a wait-for cycle,
+     * which every detecting rank finds the same (a rank that only waits on
+     * the cycle, e.g. in MPI_Finalize, sees more of the graph but the same
+     * cycle). */
+    if (cycle_leader(nodes, released) != me)
         goto out;
     /* Second round, after a pause: the same ranks in the same waits. */
     struct timespec pause = {0, 50000000};

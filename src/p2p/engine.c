@@ -143,9 +143,11 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
     mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(newcomm));
     mc_pcomm *old = NULL;
     HASH_FIND(hh, pcomms, &key, sizeof key, old);
-    if (old) {      /* a handle value reused after a free we did not see */
+    if (old) {
+        /* A handle value reused after a free the engine did not see. The old
+         * record leaves the table but is not freed: held-back receives may
+         * still point at it. */
         HASH_DEL(pcomms, old);
-        free(old);
     }
     mc_pcomm *pc = pcomm_add(newcomm, shadow, pending);
     if (pc && pending == MPI_REQUEST_NULL)
@@ -154,6 +156,21 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
 }
 
 static void drain_lost(mc_pcomm *pc);
+void mc_recv_comm_freeing(mc_pcomm *pc);
+
+/* Before the application's MPI_Comm_free / MPI_Comm_disconnect. */
+void mc_eng_comm_freeing(MPI_Comm comm)
+{
+    if (!mc_eng_on)
+        return;
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    if (pc && pc->dq_head)
+        mc_recv_comm_freeing(pc);
+    mc_eng_unlock();
+}
 
 void mc_eng_comm_freed(MPI_Comm comm)
 {
@@ -166,14 +183,11 @@ void mc_eng_comm_freed(MPI_Comm comm)
     if (pc) {
         if (pc->shadow_req != MPI_REQUEST_NULL)
             PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
-        if (!pc->dq_head) {
-            drain_lost(pc);
-            HASH_DEL(pcomms, pc);
-            PMPI_Comm_free(&pc->shadow);
-            free(pc);
-        }
-        /* With receives still deferred on it (MPI lets a communicator be
-         * freed with pending operations) the record stays until the end. */
+        mc_recv_comm_freeing(pc);   /* normally done before the free already */
+        drain_lost(pc);
+        HASH_DEL(pcomms, pc);
+        PMPI_Comm_free(&pc->shadow);
+        free(pc);
     }
     mc_eng_unlock();
 }

@@ -112,6 +112,7 @@ typedef struct mc_prec {
     int mirror_cancelled;
     int mode;               /* send mode */
     int relaxed;            /* strict wait given up after a potential-deadlock report */
+    int err;                /* error of a real receive the engine made (returned at completion) */
     MPI_Comm comm;
     mc_obj_key comm_key;
     int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
@@ -207,7 +208,8 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx);
 extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
 extern int mc_dl_relax;                         /* the current wait may skip acknowledgments */
 int mc_dl_site_relaxed(const void *site);       /* a potential deadlock was reported there */
-void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments here */
+void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments in this wait */
+void mc_dl_relax_site(const void *site);        /* sends from this call site no longer wait */
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
 void mc_dl_clear_waiting(void);
 
@@ -219,6 +221,7 @@ uintptr_t mc_site_decode(uint64_t mod, uint64_t off);
 void mc_eng_start(void);
 void mc_eng_finalize(void);
 void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm);
+void mc_eng_comm_freeing(MPI_Comm comm);   /* before the real free: post held-back receives */
 void mc_eng_comm_freed(MPI_Comm comm);
 
 #endif

@@ -58,6 +58,7 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
     p->type = type;
     p->checked = 0;
     p->cancelled = 0;
+    p->err = MPI_SUCCESS;
     p->mirror_cancelled = 0;
     p->greq_done = 0;
     p->active = 1;
@@ -117,36 +118,85 @@ static void mirror_done(mc_prec *p, const MPI_Status *st)
     }
 }
 
-/* Posts the real receives of pc's queue whose turn has come. */
+/* Posts the real receives of pc's queue whose turn has come:
+ * - one whose mirror took an envelope, forced onto that envelope's source
+ *   and tag: any earlier receive still waiting could not match that
+ *   envelope (its mirror, posted first, would have taken it), so the forced
+ *   receive takes exactly the message of its envelope;
+ * - a specific-source one at the head of the queue, as it is: nothing
+ *   before it is left to compete for its messages.
+ * A wildcard-source one whose mirror has nothing yet keeps its place. */
 static void drive_comm(mc_pcomm *pc)
 {
-    while (pc->dq_head) {
-        mc_prec *q = pc->dq_head;
-        int source = q->peer, tag = q->tag;
-        if (q->cancelled) {
-            /* taken out by MPI_Cancel */
-        } else if (q->peer == MPI_ANY_SOURCE) {
-            if (q->mirror != MPI_REQUEST_NULL) {
-                int flag = 0;
-                MPI_Status st;
-                PMPI_Test(&q->mirror, &flag, &st);
-                if (!flag)
-                    return;
+    mc_prec **pp = &pc->dq_head, *prev = NULL;
+    while (*pp) {
+        mc_prec *q = *pp;
+        int post = 0, source = q->peer, tag = q->tag;
+        if (!q->cancelled && q->mirror != MPI_REQUEST_NULL) {
+            int flag = 0;
+            MPI_Status st;
+            PMPI_Test(&q->mirror, &flag, &st);
+            if (flag)
                 mirror_done(q, &st);
-            }
-            if (q->mirror_cancelled) {
-                q->cancelled = 1;
-            } else {
-                source = q->status.MPI_SOURCE;
-                tag = q->status.MPI_TAG;
+        }
+        if (q->cancelled || q->mirror_cancelled) {
+            q->cancelled = 1;
+            post = 1;
+        } else if (q->mirror == MPI_REQUEST_NULL) {
+            post = 1;
+            source = q->status.MPI_SOURCE;
+            tag = q->status.MPI_TAG;
+        } else if (q->peer != MPI_ANY_SOURCE && q == pc->dq_head) {
+            post = 1;
+        }
+        if (!post) {
+            prev = q;
+            pp = &q->dq_next;
+            continue;
+        }
+        *pp = q->dq_next;
+        if (pc->dq_tail == q)
+            pc->dq_tail = prev;
+        q->deferred = 0;
+        if (!q->cancelled) {
+            int rc = real_irecv(q, source, tag, &q->real);
+            if (rc != MPI_SUCCESS) {
+                q->real = MPI_REQUEST_NULL;
+                q->err = rc;        /* reported at the application's completion call */
             }
         }
+    }
+}
+
+/* The application frees a communicator with receives still held back on
+ * it (MPI lets pending operations finish after the free): they go to MPI
+ * now, while the handle is valid. One whose mirror has an envelope is forced
+ * as usual; the others are posted as given and are no longer paired with an
+ * envelope (no type check, the mirror is left to take its envelope). */
+void mc_recv_comm_freeing(mc_pcomm *pc)
+{
+    drive_comm(pc);
+    while (pc->dq_head) {
+        mc_prec *q = pc->dq_head;
         pc->dq_head = q->dq_next;
-        if (!pc->dq_head)
-            pc->dq_tail = NULL;
         q->deferred = 0;
-        if (!q->cancelled && real_irecv(q, source, tag, &q->real) != MPI_SUCCESS)
-            q->real = MPI_REQUEST_NULL;
+        q->checked = 1;     /* unpaired: never compared */
+        if (!q->cancelled) {
+            int rc = real_irecv(q, q->peer, q->tag, &q->real);
+            if (rc != MPI_SUCCESS) {
+                q->real = MPI_REQUEST_NULL;
+                q->err = rc;
+            }
+        }
+    }
+    pc->dq_tail = NULL;
+    if (pc->dq_listed) {
+        for (mc_pcomm **pp = &dq_comms; *pp; pp = &(*pp)->dq_next)
+            if (*pp == pc) {
+                *pp = pc->dq_next;
+                break;
+            }
+        pc->dq_listed = 0;
     }
 }
 
@@ -253,8 +303,12 @@ int mc_prec_progress(mc_prec *p)
         if (!flag)
             return 0;
         if (p->slot && mc_eng_strict && p->mode != MC_SEND_BUFFERED && !p->relaxed) {
-            if (mc_dl_relax)
-                p->relaxed = 1;     /* released after a potential-deadlock report */
+            if (mc_dl_relax) {
+                /* Released (a potential-deadlock report, or no verdict):
+                 * this send's call site stops waiting for good. */
+                p->relaxed = 1;
+                mc_dl_relax_site(p->caller);
+            }
             else if (!mc_env_slot_done(p->slot))
                 return 0;
         }
@@ -284,12 +338,22 @@ int mc_prec_progress(mc_prec *p)
         }
         return 1;
     }
-    if (p->real == MPI_REQUEST_NULL)
+    if (p->real == MPI_REQUEST_NULL) {
+        if (p->greq && !p->greq_done) {     /* its real receive failed */
+            p->greq_done = 1;
+            PMPI_Grequest_complete(p->user);
+        }
         return 1;
+    }
     int flag = 0;
     if (p->greq || (p->persistent && p->real != p->user)) {
         /* The engine's own real receive: complete it here and keep its status. */
-        PMPI_Test(&p->real, &flag, &p->status);
+        int rc = PMPI_Test(&p->real, &flag, &p->status);
+        if (rc != MPI_SUCCESS) {
+            p->err = rc;
+            p->real = MPI_REQUEST_NULL;
+            flag = 1;
+        }
         if (!flag)
             return 0;
         mirror_catch_up(p, &p->status);
@@ -320,7 +384,10 @@ static int greq_query(void *extra, MPI_Status *status)
         return MPI_SUCCESS;
     }
     *status = p->status;
-    return MPI_SUCCESS;
+    /* The engine's real receive failed (MPI_ERR_TRUNCATE, ...): the
+     * application's completion call returns that error, as MPI would have. */
+    status->MPI_ERROR = p->err;
+    return p->err;
 }
 
 static int greq_free(void *extra) { return MPI_SUCCESS; }

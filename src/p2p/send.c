@@ -58,6 +58,16 @@ static int real_send(int mode, const void *buf, MPI_Count count, MPI_Datatype t,
 
 int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
 
+/* The status of a receive from MPI_PROC_NULL (MPI-3.1 sec. 3.11): source
+ * MPI_PROC_NULL, tag MPI_ANY_TAG, count 0. */
+static void mc_status_proc_null(MPI_Status *st)
+{
+    st->MPI_SOURCE = MPI_PROC_NULL;
+    st->MPI_TAG = MPI_ANY_TAG;
+    PMPI_Status_set_elements(st, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(st, 0);
+}
+
 static int needs_ack(int mode)
 {
     return mc_eng_strict && mode != MC_SEND_BUFFERED;
@@ -287,10 +297,24 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
     memset(&r, 0, sizeof r);
     s.real = s.mirror = r.real = r.mirror = MPI_REQUEST_NULL;
     int rc = MPI_SUCCESS, rrc = MPI_SUCCESS;
-    if (source != MPI_PROC_NULL)
-        rrc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, &r);
+    /* The send first: one MPI refuses ends the call before any receive is
+     * posted (a posted one would take a message the program receives later). */
     if (dest != MPI_PROC_NULL)
         rc = send_start(c, pc, &s, sbuf, scount, stype, dest, stag, MC_SEND_STANDARD);
+    if (rc != MPI_SUCCESS) {
+        mc_eng_unlock();
+        return rc;
+    }
+    if (source != MPI_PROC_NULL)
+        rrc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, &r);
+    if (rrc != MPI_SUCCESS) {
+        /* The send half is under way: see it through, then report. */
+        if (s.real != MPI_REQUEST_NULL)
+            PMPI_Wait(&s.real, MPI_STATUS_IGNORE);
+        prec_release_slot(&s);
+        mc_eng_unlock();
+        return rrc;
+    }
     if (rc == MPI_SUCCESS && rrc == MPI_SUCCESS) {
         pair_ctx ctx = {&s, &r};
         mc_eng_wait(c, pair_ready, pair_describe, &ctx);
@@ -301,12 +325,8 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
             rc = e;
     }
     if (source == MPI_PROC_NULL) {
-        if (status != MPI_STATUS_IGNORE) {
-            /* What MPI returns for a receive from MPI_PROC_NULL. */
-            MPI_Request nr;
-            PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &nr);
-            PMPI_Wait(&nr, status);
-        }
+        if (status != MPI_STATUS_IGNORE)
+            mc_status_proc_null(status);
     } else if (r.real != MPI_REQUEST_NULL) {
         int e = PMPI_Wait(&r.real, status);
         if (rrc == MPI_SUCCESS)
@@ -317,33 +337,45 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
     return rc != MPI_SUCCESS ? rc : rrc;
 }
 
+/* The bytes count x t touches from buf: [buf + lo, buf + lo + span), for
+ * any extent, negative ones included. 0, or -1 when MPI cannot say. */
+static int mc_type_span(MPI_Datatype t, MPI_Count count, MPI_Aint *lo, MPI_Aint *span)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    if (PMPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS
+        || PMPI_Type_get_true_extent(t, &tlb, &textent) != MPI_SUCCESS)
+        return -1;
+    MPI_Aint step = (MPI_Aint)(count - 1) * extent;
+    *lo = tlb + (step < 0 ? step : 0);
+    MPI_Aint hi = tlb + textent + (step > 0 ? step : 0);
+    *span = hi - *lo;
+    return 0;
+}
+
 /* MPI_Sendrecv_replace: the outgoing data is copied first (the whole span
  * the datatype touches), so sending and receiving can run at once as in
- * MPI_Sendrecv. A datatype with a negative extent goes to MPI unchecked. */
+ * MPI_Sendrecv. */
 int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
                         int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status);
 int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
                         int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {
-    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
-    PMPI_Type_get_extent(t, &lb, &extent);
-    PMPI_Type_get_true_extent(t, &tlb, &textent);
+    MPI_Aint lo = 0, span = 0;
     char *tmp = NULL;
-    MPI_Aint span = 0;
-    if (extent >= 0 && count > 0 && dest != MPI_PROC_NULL) {
-        span = (MPI_Aint)(count - 1) * extent + textent;
-        tmp = span > 0 ? malloc((size_t)span) : NULL;
-    }
-    if (!tmp && count > 0 && dest != MPI_PROC_NULL && span != 0) {
+    if (count > 0 && dest != MPI_PROC_NULL && mc_type_span(t, count, &lo, &span) == 0 && span > 0) {
+        tmp = malloc((size_t)span);
+        if (!tmp) {
+            /* No memory for the copy: MPI does it, unchecked (and the
+             * receiver, missing this envelope, cannot pair it). */
 #if MPI_VERSION >= 4
-        if (count > INT_MAX)
-            return PMPI_Sendrecv_replace_c(buf, count, t, dest, stag, source, rtag, comm, status);
+            if (count > INT_MAX)
+                return PMPI_Sendrecv_replace_c(buf, count, t, dest, stag, source, rtag, comm, status);
 #endif
-        return PMPI_Sendrecv_replace(buf, (int)count, t, dest, stag, source, rtag, comm, status);
+            return PMPI_Sendrecv_replace(buf, (int)count, t, dest, stag, source, rtag, comm, status);
+        }
+        memcpy(tmp, (char *)buf + lo, (size_t)span);
     }
-    if (tmp)
-        memcpy(tmp, (char *)buf + tlb, (size_t)span);
-    int rc = mc_sendrecv(c, tmp ? tmp - tlb : buf, count, t, dest, stag, buf, count, t, source,
+    int rc = mc_sendrecv(c, tmp ? tmp - lo : buf, count, t, dest, stag, buf, count, t, source,
                          rtag, comm, status);
     free(tmp);
     return rc;
@@ -374,16 +406,14 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     void *tmp = NULL;
     const void *out = sbuf;
     if (pc && replace && dest != MPI_PROC_NULL && scount > 0) {
-        MPI_Aint lb, extent, tlb, textent;
-        PMPI_Type_get_extent(stype, &lb, &extent);
-        PMPI_Type_get_true_extent(stype, &tlb, &textent);
-        MPI_Aint span = extent >= 0 ? (MPI_Aint)(scount - 1) * extent + textent : -1;
-        tmp = span > 0 ? malloc((size_t)span) : NULL;
-        if (!tmp)
+        MPI_Aint lo = 0, span = 0;
+        if (mc_type_span(stype, scount, &lo, &span) == 0 && span > 0)
+            tmp = malloc((size_t)span);
+        if (!tmp) {
             pc = NULL;      /* cannot copy: leave it to MPI, unchecked */
-        else {
-            memcpy(tmp, (char *)sbuf + tlb, (size_t)span);
-            out = (char *)tmp - tlb;
+        } else {
+            memcpy(tmp, (char *)sbuf + lo, (size_t)span);
+            out = (char *)tmp - lo;
         }
     }
     mc_prec *p = pc ? mc_prec_alloc() : NULL;
@@ -402,9 +432,7 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     p->tmpbuf = tmp;
     int rc = MPI_SUCCESS;
     if (source == MPI_PROC_NULL) {
-        MPI_Request nr;
-        PMPI_Irecv(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &nr);
-        PMPI_Wait(&nr, &p->status);
+        mc_status_proc_null(&p->status);
     } else if ((p->pair_r = mc_prec_alloc()) != NULL) {
         rc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, p->pair_r);
     }

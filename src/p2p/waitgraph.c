@@ -1,6 +1,7 @@
 /*
  * waitgraph.c - the least fixpoint of "can still be released" (waitgraph.h).
  */
+#include <stdlib.h>
 #include "waitgraph.h"
 
 static int clause_holds(const mc_wg_node *nodes, int n, int self, int len, const int *ranks,
@@ -46,4 +47,58 @@ void mc_wg_released(const mc_wg_node *nodes, int n, int relax, char *released)
             }
         }
     }
+}
+
+/* Does v wait (directly) for w? */
+static int edge(const mc_wg_node *nodes, int n, int v, int w, const char *released)
+{
+    const mc_wg_node *a = &nodes[v];
+    if (released[w])
+        return 0;
+    int k = 0;
+    for (int c = 0; c < a->nclauses; c++) {
+        int len = a->clause_len[c];
+        if (len < 0) {
+            if (w != v && !(nodes[w].answered && nodes[w].in_finalize))
+                return 1;
+            continue;
+        }
+        for (int j = 0; j < len && k < a->nranks; j++, k++)
+            if (a->ranks[k] == w)
+                return 1;
+    }
+    return 0;
+}
+
+int mc_wg_cycle_leader(const mc_wg_node *nodes, int n, const char *released)
+{
+    char *seen = malloc((size_t)n);
+    int *stack = malloc((size_t)n * sizeof *stack);
+    int leader = -1;
+    for (int v = 0; v < n && leader < 0 && seen && stack; v++) {
+        if (released[v])
+            continue;
+        /* Is v reachable from itself? */
+        for (int i = 0; i < n; i++)
+            seen[i] = 0;
+        int top = 0;
+        for (int w = 0; w < n; w++)
+            if (edge(nodes, n, v, w, released) && !seen[w]) {
+                seen[w] = 1;
+                stack[top++] = w;
+            }
+        while (top > 0 && !seen[v]) {
+            int u = stack[--top];
+            for (int w = 0; w < n; w++)
+                if (!seen[w] && edge(nodes, n, u, w, released)) {
+                    seen[w] = 1;
+                    stack[top++] = w;
+                }
+        }
+        if (seen[v])
+            leader = v;
+    }
+    free(seen);
+    free(stack);
+    return leader;
 }

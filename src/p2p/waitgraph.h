@@ -32,4 +32,10 @@ typedef struct {
  * Ranks out of [0, n) in clauses are ignored. */
 void mc_wg_released(const mc_wg_node *nodes, int n, int relax, char *released);
 
+/* The lowest rank that lies on a wait-for cycle among the ranks not released
+ * (edges: from a rank to every unreleased rank of its clauses), or -1. Every
+ * rank that detects one deadlock agrees on it, whatever part of the graph it
+ * saw, so the deadlock is reported once. */
+int mc_wg_cycle_leader(const mc_wg_node *nodes, int n, const char *released);
+
 #endif

@@ -15,7 +15,12 @@ void mc_track_pre(mc_call *c)
     for (int i = 0; i < d->nparams; i++) {
         const void *p = c->vals[i].p;
         switch (d->params[i].role) {
-        case MC_ROLE_COMM_FREE:       if (p) c->freed.comm = *(const MPI_Comm *)p; break;
+        case MC_ROLE_COMM_FREE:
+            if (p) {
+                c->freed.comm = *(const MPI_Comm *)p;
+                mc_eng_comm_freeing(c->freed.comm);
+            }
+            break;
         case MC_ROLE_DATATYPE_FREE:
             if (p) {
                 c->freed.type = *(const MPI_Datatype *)p;

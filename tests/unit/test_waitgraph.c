@@ -222,6 +222,54 @@ START_TEST(test_unknown_never_blamed)
 }
 END_TEST
 
+static int leader(graph *g)
+{
+    char rel[MAXN];
+    mc_wg_released(g->nodes, g->n, 0, rel);
+    return mc_wg_cycle_leader(g->nodes, g->n, rel);
+}
+
+START_TEST(test_cycle_leader)
+{
+    /* ranks 1 and 2 receive from each other; 0 and 3 wait in MPI_Finalize:
+     * rank 0 sees all four deadlocked, rank 1 only {1, 2}; both must name
+     * rank 1 as the one that reports */
+    graph *g = mk(4);
+    blocked(g, 1, "2");
+    blocked(g, 2, "1");
+    blocked(g, 0, "*");
+    blocked(g, 3, "*");
+    g->nodes[0].in_finalize = g->nodes[3].in_finalize = 1;
+    ck_assert_str_eq(verdict(g, 0), "0000");
+    ck_assert_int_eq(leader(g), 1);
+    graph *h = mk(4);           /* what rank 1 saw */
+    blocked(h, 1, "2");
+    blocked(h, 2, "1");
+    ck_assert_int_eq(leader(h), 1);
+    /* a receive from a finalized rank: the cycle is 0 <-> 1 */
+    graph *k = mk(2);
+    blocked(k, 0, "1");
+    blocked(k, 1, "*");
+    k->nodes[1].in_finalize = 1;
+    ck_assert_int_eq(leader(k), 0);
+    /* a rank receiving from itself */
+    graph *m = mk(2);
+    blocked(m, 1, "1");
+    running(m, 0);
+    ck_assert_int_eq(leader(m), 1);
+    /* nothing deadlocked: no leader */
+    graph *q = mk(2);
+    blocked(q, 0, "1");
+    running(q, 1);
+    ck_assert_int_eq(leader(q), -1);
+    free(g);
+    free(h);
+    free(k);
+    free(m);
+    free(q);
+}
+END_TEST
+
 START_TEST(test_bad_ranks_ignored)
 {
     graph *g = mk(2);
@@ -247,6 +295,7 @@ int main(void)
     tcase_add_test(tc, test_potential_deadlock);
     tcase_add_test(tc, test_unknown_never_blamed);
     tcase_add_test(tc, test_bad_ranks_ignored);
+    tcase_add_test(tc, test_cycle_leader);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
