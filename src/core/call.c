@@ -9,6 +9,7 @@
 
 extern int mc_eng_on;   /* src/p2p/engine.c */
 void mc_eng_before_block(void);
+void mc_coll_enter(mc_call *c);     /* src/coll/handshake.c */
 
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
 
@@ -43,6 +44,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->req_before = c->req_inline;
     c->skip = 0;
     c->engine = 0;
+    c->invalid = 0;
     if (!mc_checking()) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */
@@ -66,6 +68,10 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     unsigned long long roles = c->desc->role_mask;
     if (roles & CHECK_ROLES)
         mc_check_args(c);
+    /* The collective handshake, before anything of the call happens
+     * (MPI_Comm_free's tracking below lets go of the shadow). */
+    if (c->engine)
+        mc_coll_enter(c);
     if (roles & PRE_TRACK_ROLES)
         mc_track_pre(c);
     if (!(roles & POST_TRACK_ROLES))

@@ -65,6 +65,7 @@ typedef struct {
     MPI_Request req_inline[MC_SNAP_INLINE];
     int skip;                   /* 1: the checker stays out of this call */
     int engine;                 /* 1: the handshake engine makes the real call (src/p2p/) */
+    int invalid;                /* an argument check failed: the checker passes no handle of it to MPI */
 } mc_call;
 
 /* The MPI functions are the library's only exported symbols (everything else

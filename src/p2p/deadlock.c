@@ -27,6 +27,7 @@
 #include "report.h"
 #include "state.h"
 #include "waitgraph.h"
+#include "calltext.h"
 
 #define TAG_QUERY 7101
 #define TAG_REPLY 7102
@@ -131,137 +132,34 @@ static void reap_outgoing(void)
     }
 }
 
-/* ---- call texts on the wire ------------------------------------------------- */
-
-static void put(char *buf, size_t cap, size_t *len, const char *s)
-{
-    for (; s && *s && *len + 1 < cap; s++)
-        buf[(*len)++] = (*s == '\t' || *s == '\n') ? ' ' : *s;
-    buf[*len] = 0;
-}
-
-static void sep(char *buf, size_t cap, size_t *len, char c)
-{
-    if (*len + 1 < cap) {
-        buf[(*len)++] = c;
-        buf[*len] = 0;
-    }
-}
-
-/* One line per item: "C call", "A name value", "F function file line module pc",
- * fields separated by tabs (put() keeps tabs and newlines out of values). */
-static void serialize_call(const mc_call_text *ct, char *buf, size_t cap)
-{
-    size_t len = 0;
-    char num[64];
-    buf[0] = 0;
-    sep(buf, cap, &len, 'C');
-    sep(buf, cap, &len, '\t');
-    put(buf, cap, &len, ct->call);
-    sep(buf, cap, &len, '\n');
-    for (size_t i = 0; i < ct->nargs; i++) {
-        sep(buf, cap, &len, 'A');
-        sep(buf, cap, &len, '\t');
-        put(buf, cap, &len, ct->args[i].name);
-        sep(buf, cap, &len, '\t');
-        put(buf, cap, &len, ct->args[i].value);
-        sep(buf, cap, &len, '\n');
-    }
-    for (size_t i = 0; i < ct->nframes; i++) {
-        const mc_frame *f = &ct->stack[i];
-        sep(buf, cap, &len, 'F');
-        sep(buf, cap, &len, '\t');
-        put(buf, cap, &len, f->function ? f->function : "");
-        sep(buf, cap, &len, '\t');
-        put(buf, cap, &len, f->file ? f->file : "");
-        sep(buf, cap, &len, '\t');
-        snprintf(num, sizeof num, "%d", f->line);
-        put(buf, cap, &len, num);
-        sep(buf, cap, &len, '\t');
-        put(buf, cap, &len, f->module ? f->module : "");
-        sep(buf, cap, &len, '\t');
-        snprintf(num, sizeof num, "%llx", (unsigned long long)f->pc);
-        put(buf, cap, &len, num);
-        sep(buf, cap, &len, '\n');
-    }
-}
-
-static char *field(char **p)
-{
-    char *s = *p, *e = s;
-    while (*e && *e != '\t' && *e != '\n')
-        e++;
-    char *out = strndup(s, (size_t)(e - s));
-    *p = *e == '\t' ? e + 1 : e;
-    return out;
-}
-
-static void deserialize_call(const char *text, int rank, mc_call_text *ct)
-{
-    memset(ct, 0, sizeof *ct);
-    ct->rank = rank;
-    size_t na = 0, nf = 0;
-    for (const char *p = text; *p; p++)
-        if (*p == '\n') {
-            if (p[1] == 'A') na++;
-            if (p[1] == 'F') nf++;
-        }
-    ct->args = calloc(na + 1, sizeof *ct->args);
-    ct->stack = calloc(nf + 1, sizeof *ct->stack);
-    char *copy = strdup(text), *p = copy;
-    while (copy && *p) {
-        char kind = *p;
-        char *line_end = strchr(p, '\n');
-        if (line_end)
-            *line_end = 0;
-        char *q = p + (p[1] == '\t' ? 2 : 1);
-        if (kind == 'C' && !ct->call) {
-            ct->call = field(&q);
-        } else if (kind == 'A' && ct->args && ct->nargs < na) {
-            ct->args[ct->nargs].name = field(&q);
-            ct->args[ct->nargs].value = field(&q);
-            ct->nargs++;
-        } else if (kind == 'F' && ct->stack && ct->nframes < nf) {
-            mc_frame *f = &ct->stack[ct->nframes++];
-            f->function = field(&q);
-            f->file = field(&q);
-            char *ln = field(&q);
-            f->line = ln ? atoi(ln) : 0;
-            free(ln);
-            f->module = field(&q);
-            char *pcs = field(&q);
-            f->pc = pcs ? (uintptr_t)strtoull(pcs, NULL, 16) : 0;
-            free(pcs);
-            if (f->function && !*f->function) { free(f->function); f->function = NULL; }
-            if (f->file && !*f->file) { free(f->file); f->file = NULL; }
-            if (f->module && !*f->module) { free(f->module); f->module = NULL; }
-        }
-        if (!line_end)
-            break;
-        p = line_end + 1;
-    }
-    free(copy);
-    if (!ct->call)
-        ct->call = strdup("(unknown call)");
-}
-
 /* ---- answering -------------------------------------------------------------- */
 
 typedef struct {
     uint32_t magic;
     int32_t id, rank, blocked, epoch, relaxable, in_finalize, unknown, nclauses, nranks, details_len;
+    int32_t nstarted, pad_;
 } reply_hdr;
+
+/* Collective instances this rank started and has not finished (src/coll/). */
+int mc_coll_started_keys(uint64_t *out, int max);
+#define STARTED_MAX 64
 
 static void answer(int id, int to, int details)
 {
-    reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, w_blocked, w_epoch, 0, 0, 0, 0, 0, 0};
+    reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, w_blocked, w_epoch, 0, 0, 0, 0, 0, 0, 0, 0};
     mc_waitfor w = {0};
     char *text = NULL;
+    uint64_t started[STARTED_MAX];
+    h.nstarted = mc_coll_started_keys(started, STARTED_MAX);
+    if (h.nstarted > STARTED_MAX) {
+        h.nstarted = 0;
+        h.unknown = 1;      /* too many to tell: never blamed */
+    }
     if (w_blocked) {
         w_describe(w_ctx, &w, 1);
         h.in_finalize = w_call && w_call->fn == MC_FN_MPI_Finalize;
         h.relaxable = w.npending > 0 && w.npending == w.nrelax;
-        h.unknown = w.unknown;
+        h.unknown |= w.unknown;
         h.nclauses = w.nclauses;
         h.nranks = w.nranks;
         if (details && w_call) {
@@ -269,7 +167,7 @@ static void answer(int id, int to, int details)
             mc_report_fill_call(&ct, w_call);
             text = malloc(DETAILS_MAX);
             if (text) {
-                serialize_call(&ct, text, DETAILS_MAX);
+                mc_calltext_serialize(&ct, text, DETAILS_MAX);
                 h.details_len = (int32_t)strlen(text) + 1;
             }
             mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
@@ -279,7 +177,8 @@ static void answer(int id, int to, int details)
             }
         }
     }
-    size_t len = sizeof h + (size_t)h.nclauses * 4 + (size_t)h.nranks * 4 + (size_t)h.details_len;
+    size_t len = sizeof h + (size_t)h.nclauses * 12 + (size_t)h.nranks * 4 + (size_t)h.nstarted * 8
+                 + (size_t)h.details_len;
     char *buf = malloc(len);
     if (buf) {
         char *p = buf;
@@ -287,6 +186,11 @@ static void answer(int id, int to, int details)
         p += sizeof h;
         if (h.nclauses) { memcpy(p, w.clause_len, (size_t)h.nclauses * 4); p += h.nclauses * 4; }
         if (h.nranks) { memcpy(p, w.ranks, (size_t)h.nranks * 4); p += h.nranks * 4; }
+        for (int c = 0; c < h.nclauses; c++, p += 8) {
+            uint64_t k = w.clause_key ? w.clause_key[c] : 0;
+            memcpy(p, &k, 8);
+        }
+        if (h.nstarted) { memcpy(p, started, (size_t)h.nstarted * 8); p += h.nstarted * 8; }
         if (h.details_len) memcpy(p, text, (size_t)h.details_len);
         send_bytes(buf, (int)len, to, TAG_REPLY);
         free(buf);
@@ -334,6 +238,7 @@ typedef struct {
     int state;              /* 0 not asked, 1 asked, 2 answered */
     reply_hdr h;
     int *clause_len, *ranks;
+    uint64_t *clause_key, *started;
     char *details;
 } node;
 
@@ -348,6 +253,8 @@ static void node_clear(node *n)
 {
     free(n->clause_len);
     free(n->ranks);
+    free(n->clause_key);
+    free(n->started);
     free(n->details);
     memset(n, 0, sizeof *n);
 }
@@ -371,6 +278,12 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
     if (h.nranks > 0 && (n->ranks = malloc((size_t)h.nranks * 4)))
         memcpy(n->ranks, p, (size_t)h.nranks * 4);
     p += h.nranks * 4;
+    if (h.nclauses > 0 && (n->clause_key = malloc((size_t)h.nclauses * 8)))
+        memcpy(n->clause_key, p, (size_t)h.nclauses * 8);
+    p += h.nclauses * 8;
+    if (h.nstarted > 0 && (n->started = malloc((size_t)h.nstarted * 8)))
+        memcpy(n->started, p, (size_t)h.nstarted * 8);
+    p += h.nstarted * 8;
     if (h.details_len > 0)
         n->details = strndup(p, (size_t)h.details_len);
 }
@@ -455,6 +368,9 @@ static mc_wg_node *graph_of(node *nodes)
         g[r].clause_len = n->clause_len;
         g[r].ranks = n->ranks;
         g[r].nranks = n->ranks ? n->h.nranks : 0;
+        g[r].clause_key = n->clause_key;
+        g[r].started = n->started;
+        g[r].nstarted = n->started ? n->h.nstarted : 0;
     }
     return g;
 }
@@ -594,7 +510,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         for (int r = 0; r < p && calls && msg; r++) {
             if (released[r])
                 continue;
-            deserialize_call(again[r].details ? again[r].details : "", r, &calls[k]);
+            mc_calltext_parse(again[r].details ? again[r].details : "", r, &calls[k]);
             describe_node(msg, 8192, &nodes[r], r, &calls[k]);
             k++;
         }

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "state.h"
 #include "typesig.h"
+#include "coll.h"
 
 int mc_eng_on;
 int mc_eng_strict;
@@ -35,6 +36,7 @@ static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow, MPI_Request pending)
     pc->shadow = shadow;
     pc->shadow_req = pending;
     pc->rank = -1;
+    pc->flat = MPI_COMM_NULL;
     HASH_ADD(hh, pcomms, key, sizeof pc->key, pc);
     return pc;
 }
@@ -60,6 +62,7 @@ mc_pcomm *mc_pcomm_get(MPI_Comm comm)
          * started it in the same wrapper, so waiting for it cannot block. */
         PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
         pcomm_fill(pc);
+        mc_coll_comm_ready(pc);
     }
     return pc;
 }
@@ -152,7 +155,15 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
     mc_pcomm *pc = pcomm_add(newcomm, shadow, pending);
     if (pc && pending == MPI_REQUEST_NULL)
         pcomm_fill(pc);
+    if (pc && pending != MPI_REQUEST_NULL) {
+        int flag = 0;       /* an idup'ed intercommunicator gets no handshakes */
+        PMPI_Comm_test_inter(c->vals[0].comm, &flag);
+        pc->is_inter = flag;
+    }
     mc_eng_unlock();
+    /* Collective over the new communicator's members, who are all here. */
+    if (pc)
+        mc_coll_comm_created(c, pc);
 }
 
 static void drain_lost(mc_pcomm *pc);
@@ -169,6 +180,8 @@ void mc_eng_comm_freeing(MPI_Comm comm)
     HASH_FIND(hh, pcomms, &key, sizeof key, pc);
     if (pc && pc->dq_head)
         mc_recv_comm_freeing(pc);
+    if (pc)
+        mc_coll_comm_freeing(comm);
     mc_eng_unlock();
 }
 
@@ -185,6 +198,7 @@ void mc_eng_comm_freed(MPI_Comm comm)
             PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
         mc_recv_comm_freeing(pc);   /* normally done before the free already */
         drain_lost(pc);
+        mc_coll_comm_freed(pc);
         HASH_DEL(pcomms, pc);
         PMPI_Comm_free(&pc->shadow);
         free(pc);
@@ -313,6 +327,8 @@ void mc_eng_service(void)
     if (orphans)
         drive_orphans();
     mc_env_reap(0);
+    if (mc_coll_npending)
+        mc_coll_service();
 }
 
 static double now_s(void)
@@ -404,10 +420,20 @@ static void wf_push(mc_waitfor *w, int v)
 
 void mc_waitfor_clause(mc_waitfor *w)
 {
+    mc_waitfor_clause_key(w, 0);
+}
+
+void mc_waitfor_clause_key(mc_waitfor *w, uint64_t key)
+{
     int *l = realloc(w->clause_len, (size_t)(w->nclauses + 1) * sizeof *l);
     if (!l)
         return;
     w->clause_len = l;
+    uint64_t *k = realloc(w->clause_key, (size_t)(w->nclauses + 1) * sizeof *k);
+    if (!k)
+        return;
+    w->clause_key = k;
+    w->clause_key[w->nclauses] = key;
     w->clause_len[w->nclauses++] = 0;
 }
 
@@ -437,6 +463,7 @@ void mc_waitfor_add_comm(mc_waitfor *w, mc_pcomm *pc, int rank)
 void mc_waitfor_free(mc_waitfor *w)
 {
     free(w->clause_len);
+    free(w->clause_key);
     free(w->ranks);
     memset(w, 0, sizeof *w);
 }
@@ -460,6 +487,8 @@ void mc_eng_start(void)
         return;
     pcomm_fill(w);
     pcomm_fill(s);
+    mc_coll_comm_predefined(w, 0);
+    mc_coll_comm_predefined(s, 1);
     mc_eng_strict = mc_st.cfg.mode == MC_MODE_STRICT;
     mc_eng_on = 1;
 }
@@ -518,6 +547,7 @@ void mc_eng_finalize(void)
     if (!mc_eng_on)
         return;
     mc_eng_lock();
+    mc_coll_finalize();
     mc_call fc = {.fn = MC_FN_MPI_Finalize, .desc = &mc_fn_table[MC_FN_MPI_Finalize]};
     MPI_Request bar = MPI_REQUEST_NULL;
     if (PMPI_Ibarrier(mc_st.world_dup, &bar) == MPI_SUCCESS)

@@ -79,6 +79,13 @@ typedef struct mc_pcomm {
     struct mc_prec *dq_head, *dq_tail;   /* deferred receives, posting order */
     struct mc_pcomm *dq_next;            /* in the list of comms with deferred receives */
     int dq_listed;
+    /* Collective handshakes (src/coll/): */
+    uint64_t cid;           /* id every member agrees on (collrec mix of its origin) */
+    uint64_t coll_seq;      /* collectives started on it so far, equal on every member */
+    MPI_Comm flat;          /* where handshakes run: the shadow, or the merge of an intercommunicator's */
+    int flat_rank, flat_size;
+    int group;              /* intercommunicator: 0 for the group holding the lowest world rank, else 1 */
+    int coll_off;           /* no handshakes on it (an idup'ed intercommunicator) */
     UT_hash_handle hh;
 } mc_pcomm;
 
@@ -182,12 +189,16 @@ void mc_eng_service(void);
 typedef struct {
     int nclauses;
     int *clause_len;        /* -1: every rank not in MPI_Finalize */
+    uint64_t *clause_key;   /* per clause: a collective instance whose members count as arrived (0: none) */
     int *ranks;             /* world ranks, clauses concatenated */
     int cap, nranks;
     int npending, nrelax;   /* pending requests; those missing only a strict acknowledgment */
     int unknown;            /* waits on something the engine cannot see: never blame */
 } mc_waitfor;
 void mc_waitfor_clause(mc_waitfor *w);          /* starts a clause */
+/* Starts a clause of a collective wait: its ranks that started collective
+ * instance key release it too (they wait in it with this rank). */
+void mc_waitfor_clause_key(mc_waitfor *w, uint64_t key);
 void mc_waitfor_add(mc_waitfor *w, int world_rank);
 void mc_waitfor_add_comm(mc_waitfor *w, mc_pcomm *pc, int rank);  /* rank or MPI_ANY_SOURCE */
 void mc_waitfor_free(mc_waitfor *w);

@@ -4,8 +4,19 @@
 #include <stdlib.h>
 #include "waitgraph.h"
 
+/* Did rank s start collective instance key? */
+static int started(const mc_wg_node *nodes, int s, uint64_t key)
+{
+    if (!key || !nodes[s].answered)
+        return 0;
+    for (int i = 0; i < nodes[s].nstarted; i++)
+        if (nodes[s].started[i] == key)
+            return 1;
+    return 0;
+}
+
 static int clause_holds(const mc_wg_node *nodes, int n, int self, int len, const int *ranks,
-                        const char *released)
+                        uint64_t key, const char *released)
 {
     if (len < 0) {
         /* MPI_Finalize: every rank not yet in MPI_Finalize must still come. */
@@ -15,7 +26,7 @@ static int clause_holds(const mc_wg_node *nodes, int n, int self, int len, const
         return 1;
     }
     for (int j = 0; j < len; j++)
-        if (ranks[j] >= 0 && ranks[j] < n && released[ranks[j]])
+        if (ranks[j] >= 0 && ranks[j] < n && (released[ranks[j]] || started(nodes, ranks[j], key)))
             return 1;
     return 0;
 }
@@ -38,7 +49,8 @@ void mc_wg_released(const mc_wg_node *nodes, int n, int relax, char *released)
                 int take = len < 0 ? 0 : len;
                 if (k + take > v->nranks)
                     take = v->nranks - k;
-                ok = clause_holds(nodes, n, r, len < 0 ? -1 : take, v->ranks + k, released);
+                uint64_t key = v->clause_key ? v->clause_key[c] : 0;
+                ok = clause_holds(nodes, n, r, len < 0 ? -1 : take, v->ranks + k, key, released);
                 k += take;
             }
             if (ok) {
@@ -63,8 +75,9 @@ static int edge(const mc_wg_node *nodes, int n, int v, int w, const char *releas
                 return 1;
             continue;
         }
+        uint64_t key = a->clause_key ? a->clause_key[c] : 0;
         for (int j = 0; j < len && k < a->nranks; j++, k++)
-            if (a->ranks[k] == w)
+            if (a->ranks[k] == w && !started(nodes, w, key))
                 return 1;
     }
     return 0;

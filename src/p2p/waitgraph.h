@@ -15,6 +15,8 @@
 #ifndef MPICHECK_WAITGRAPH_H
 #define MPICHECK_WAITGRAPH_H
 
+#include <stdint.h>
+
 typedef struct {
     int answered;           /* replied to the query */
     int blocked;            /* in the engine's wait loop */
@@ -25,6 +27,13 @@ typedef struct {
     const int *clause_len;  /* nclauses entries; -1: every rank not in MPI_Finalize */
     const int *ranks;       /* the clauses' ranks, concatenated */
     int nranks;
+    /* Collectives: clause_key[c] (NULL: all 0) names a collective instance;
+     * a rank of that clause that started the instance (its started list
+     * holds the key) holds the clause too: it waits in the same collective,
+     * and the collective completes once every member started it. */
+    const uint64_t *clause_key;
+    const uint64_t *started;
+    int nstarted;
 } mc_wg_node;
 
 /* Fills released[0..n-1] with 1 for ranks that can still move. With relax,

@@ -233,6 +233,7 @@ static void report_arg(const mc_call *c, int argi, const mc_origin *origin,
 
 void mc_report_arg(const mc_call *c, int argi, const char *fmt, ...)
 {
+    ((mc_call *)c)->invalid = 1;    /* even when the report is a repeat */
     va_list ap;
     va_start(ap, fmt);
     report_arg(c, argi, NULL, fmt, ap);
@@ -242,6 +243,7 @@ void mc_report_arg(const mc_call *c, int argi, const char *fmt, ...)
 void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
                           const char *fmt, ...)
 {
+    ((mc_call *)c)->invalid = 1;
     va_list ap;
     va_start(ap, fmt);
     report_arg(c, argi, origin, fmt, ap);

@@ -1,0 +1,69 @@
+/*
+ * coll.h - collective handshakes (issue 4): before a collective runs, its
+ * members compare what they called with one fixed-size reduction on the
+ * communicator's shadow (collrec.h), polled with the timeout like every
+ * blocking point of the p2p engine. docs/design.md ("Collective handshakes")
+ * explains the method.
+ */
+#ifndef MPICHECK_COLL_H
+#define MPICHECK_COLL_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "call.h"
+#include "collrec.h"
+
+/* Families of collectives: what their arguments mean. */
+enum {
+    MC_SH_NONE = 0,
+    MC_SH_BARRIER,      /* no data: also every call that is collective over a communicator */
+    MC_SH_BCAST,
+    MC_SH_GATHER, MC_SH_GATHERV, MC_SH_SCATTER, MC_SH_SCATTERV,
+    MC_SH_ALLGATHER, MC_SH_ALLGATHERV, MC_SH_ALLTOALL, MC_SH_ALLTOALLV, MC_SH_ALLTOALLW,
+    MC_SH_REDUCE, MC_SH_ALLREDUCE, MC_SH_SCAN, MC_SH_EXSCAN,
+    MC_SH_REDUCE_SCATTER, MC_SH_REDUCE_SCATTER_BLOCK,
+    MC_SH_NEIGHBOR      /* neighbor collectives: only the operation is compared */
+};
+
+enum { MC_VAR_BLOCKING = 0, MC_VAR_NONBLOCKING, MC_VAR_PERSISTENT };
+
+/* What the handshake needs to know of one MPI function. Argument indices
+ * are -1 when the function has no such argument. */
+typedef struct {
+    int shape;          /* MC_SH_* */
+    int variant;        /* MC_VAR_* */
+    int family;         /* the function's name without I, _init, _c: compared across members */
+    int large;          /* the _c form: counts are MPI_Count, arrays MPI_Count[] */
+    int a_comm;         /* the communicator (or MPI_Comm * for Comm_free/disconnect) */
+    int comm_ptr;       /* a_comm points to the handle */
+    int a_sbuf, a_scount, a_stype, a_rbuf, a_rcount, a_rtype, a_root, a_op;
+} mc_coll_fn;
+
+/* The description of fn, or NULL when fn is not collective. */
+const mc_coll_fn *mc_coll_fn_of(int fn);
+/* Builds the table from the generated function table (once). */
+void mc_coll_table_init(void);
+/* "MPI_Bcast" for a family id. */
+const char *mc_coll_family_name(int family);
+
+/* The wrapper hook: runs the handshake of a collective call before its real
+ * call (blocking calls wait for it; nonblocking and persistent ones start
+ * it and it finishes in the background). */
+void mc_coll_enter(mc_call *c);
+/* Polls the handshakes still running (from the engine's service). */
+void mc_coll_service(void);
+/* MPI_Finalize: finishes or abandons what is still running. */
+void mc_coll_finalize(void);
+/* Whether handshakes of nonblocking collectives are still running. */
+extern int mc_coll_npending;
+/* The application frees comm: handshakes still running on it finish first. */
+void mc_coll_comm_freeing(MPI_Comm comm);
+
+/* Communicator ids and handshake communicators (commid.c). */
+struct mc_pcomm;
+void mc_coll_comm_predefined(struct mc_pcomm *pc, int self);
+void mc_coll_comm_created(mc_call *c, struct mc_pcomm *pc);
+void mc_coll_comm_ready(struct mc_pcomm *pc);
+void mc_coll_comm_freed(struct mc_pcomm *pc);
+
+#endif

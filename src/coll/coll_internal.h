@@ -1,0 +1,69 @@
+/*
+ * coll_internal.h - what the files of src/coll/ share: one handshake in
+ * progress, and the parts of a member's record.
+ */
+#ifndef MPICHECK_COLL_INTERNAL_H
+#define MPICHECK_COLL_INTERNAL_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "coll.h"
+#include "stack.h"
+
+/* What one member sends to or receives from one peer. */
+typedef struct {
+    int64_t hash;       /* signature hash of count x datatype */
+    int64_t bytes;
+    int64_t nosig;      /* MPI_PACKED or unknown types: bytes only */
+    int64_t valid;      /* 0: could not be read; never compared */
+} mc_part;
+
+/* Stages of a handshake. */
+enum { HS_REDUCE, HS_VEXCH, HS_REDUCE2, HS_DSIZE, HS_DDATA, HS_DONE };
+
+#define HS_MAX_VALS 16
+#define HS_MAX_PCS 24
+
+typedef struct hs {
+    int stage;
+    MPI_Request req;
+    const mc_coll_fn *f;
+    int fn;
+    mc_call *call;          /* blocking: the call, alive while the handshake runs */
+    MPI_Comm comm, flat, shadow;
+    int inter, group, comm_rank, flat_rank, flat_size, npeers;
+    int root_arg;           /* the root argument as given (-1: none) */
+    uint64_t key;           /* (communicator id, collective number): the instance */
+    mc_collrec mine, all;
+    unsigned verdict;
+    int local_misuse;       /* an MPI_IN_PLACE misuse was reported here */
+    int vbad;               /* this member's part differs from its peer's expectation */
+    char vnote[160];
+    mc_part *vsend, *vrecv; /* v-variant exchange buffers */
+    mc_part vgot;           /* rooted v-variant: what the root expects of this member */
+    /* Details, only when the members disagree. */
+    int dlen;
+    char *dmine, *dall;
+    int *dlens, *ddispls;
+    /* Nonblocking and persistent: the call as it was, for the report. */
+    char summary[256];
+    int nvals;
+    mc_value vals[HS_MAX_VALS];
+    int npcs;
+    uintptr_t pcs[HS_MAX_PCS];
+    const void *caller;
+    struct hs *next;
+} hs_t;
+
+mc_part mc_part_of(MPI_Datatype t, MPI_Count n);
+int mc_part_differs(mc_part have, mc_part want);
+void mc_part_note(hs_t *h, mc_part have, mc_part want, const char *whose);
+void mc_rec_send(mc_collrec *r, int g, mc_part p);
+void mc_rec_recv(mc_collrec *r, int g, mc_part p);
+MPI_Count mc_arg_count(const mc_call *c, int i);
+MPI_Count mc_arg_count_at(const mc_coll_fn *f, const mc_call *c, int i, int k);
+MPI_Datatype mc_arg_type_at(const mc_coll_fn *f, const mc_call *c, int i, int k);
+/* Fills r with this member's record of call c (and reports MPI_IN_PLACE misuse). */
+void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * commid.c - what the collective handshakes need of each communicator: an
+ * id all members agree on, and where to run the handshake.
+ *
+ * The id names a collective instance in the deadlock detector: (id, number
+ * of collectives so far) is the same on every member that reached the same
+ * collective. It costs no communication for intracommunicators: a new
+ * communicator's id mixes its parent's id, the parent's collective count at
+ * the creating call (a collective, so equal everywhere) and the lowest world
+ * rank of the new group (which tells apart the parts of one MPI_Comm_split).
+ * Two communicators that end up with one id can only make the detector
+ * think a member reached a collective it did not: a missed report, never a
+ * false one.
+ *
+ * Intercommunicators: the two groups have different parents, so their id is
+ * agreed with one reduction; and the handshakes run on the merge of the
+ * shadow (MPI_Intercomm_merge), where both groups' records meet in one
+ * reduction.
+ */
+#include <stdlib.h>
+#include "coll.h"
+#include "p2p.h"
+#include "state.h"
+
+static int min_world_rank(MPI_Group g)
+{
+    MPI_Group wg;
+    int n = 0, lo = -1;
+    if (PMPI_Group_size(g, &n) != MPI_SUCCESS || n <= 0 || PMPI_Comm_group(MPI_COMM_WORLD, &wg) != MPI_SUCCESS)
+        return -1;
+    int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+    if (in && out) {
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(g, n, in, wg, out) == MPI_SUCCESS)
+            for (int i = 0; i < n; i++)
+                if (out[i] != MPI_UNDEFINED && (lo < 0 || out[i] < lo))
+                    lo = out[i];
+    }
+    free(in);
+    free(out);
+    PMPI_Group_free(&wg);
+    return lo;
+}
+
+static int comm_min_world(MPI_Comm comm, int remote)
+{
+    MPI_Group g;
+    if ((remote ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
+        return -1;
+    int lo = min_world_rank(g);
+    PMPI_Group_free(&g);
+    return lo;
+}
+
+/* The predefined communicators, at start. */
+void mc_coll_comm_predefined(mc_pcomm *pc, int self)
+{
+    pc->cid = self ? mc_collrec_mix(2, (uint64_t)mc_st.world_rank) : mc_collrec_mix(1, 0);
+    pc->flat = pc->shadow;
+    pc->flat_rank = pc->rank;
+    pc->flat_size = pc->size;
+}
+
+/* A communicator the application made in call c (its shadow exists). */
+void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
+{
+    static uint64_t inter_counter;
+    if (pc->shadow_req != MPI_REQUEST_NULL) {
+        /* MPI_Comm_idup: the shadow is not usable yet; an intracommunicator
+         * gets its flat handle when the idup completes (mc_coll_comm_ready). */
+        if (pc->is_inter)
+            pc->coll_off = 1;
+    }
+    if (pc->is_inter && !pc->coll_off) {
+        int lo_local = comm_min_world(pc->comm, 0), lo_remote = comm_min_world(pc->comm, 1);
+        pc->group = lo_local < lo_remote ? 0 : 1;
+        if (PMPI_Intercomm_merge(pc->shadow, pc->group, &pc->flat) != MPI_SUCCESS) {
+            pc->flat = MPI_COMM_NULL;
+            pc->coll_off = 1;
+            return;
+        }
+        PMPI_Comm_rank(pc->flat, &pc->flat_rank);
+        PMPI_Comm_size(pc->flat, &pc->flat_size);
+        uint64_t mine = inter_counter, agreed = 0;
+        if (PMPI_Allreduce(&mine, &agreed, 1, MPI_UINT64_T, MPI_MAX, pc->flat) != MPI_SUCCESS)
+            agreed = mine;
+        inter_counter = agreed + 1;
+        int lo = lo_local < lo_remote ? lo_local : lo_remote;
+        pc->cid = mc_collrec_mix(mc_collrec_mix(3, (uint64_t)lo), agreed);
+        return;
+    }
+    /* An intracommunicator: from its parent. */
+    const mc_coll_fn *f = mc_coll_fn_of(c->fn);
+    MPI_Comm parent = MPI_COMM_NULL;
+    uint64_t salt = (uint64_t)c->fn;
+    if (f && !f->comm_ptr)
+        parent = c->vals[f->a_comm].comm;
+    else if (c->fn == MC_FN_MPI_Comm_create_group) {
+        parent = c->vals[0].comm;
+        salt = mc_collrec_mix(salt, (uint64_t)(int64_t)c->vals[2].i);   /* its tag */
+    }
+    mc_pcomm *pp = parent != MPI_COMM_NULL ? mc_pcomm_get(parent) : NULL;
+    uint64_t base = pp ? mc_collrec_mix(pp->cid, pp->coll_seq) : mc_collrec_mix(4, salt);
+    int lo = pc->shadow_req == MPI_REQUEST_NULL ? comm_min_world(pc->comm, 0) : -1;
+    pc->cid = mc_collrec_mix(mc_collrec_mix(base, salt), (uint64_t)(int64_t)lo);
+    if (pc->shadow_req == MPI_REQUEST_NULL)
+        mc_coll_comm_ready(pc);
+}
+
+/* The shadow is usable (at once, or when an idup completed). */
+void mc_coll_comm_ready(mc_pcomm *pc)
+{
+    if (pc->is_inter || pc->flat != MPI_COMM_NULL)
+        return;
+    pc->flat = pc->shadow;
+    pc->flat_rank = pc->rank;
+    pc->flat_size = pc->size;
+}
+
+/* The application frees the communicator: the merged handshake comm goes too. */
+void mc_coll_comm_freed(mc_pcomm *pc)
+{
+    if (pc->is_inter && pc->flat != MPI_COMM_NULL)
+        PMPI_Comm_free(&pc->flat);
+    pc->flat = MPI_COMM_NULL;
+}

@@ -1,0 +1,631 @@
+/*
+ * handshake.c - the collective handshake: before the real collective, the
+ * members combine their records (record.c) with one MPI_Iallreduce(MPI_MAX)
+ * of a fixed-size vector on the communicator's shadow, polled in the p2p
+ * engine's wait loop (timeout, deadlock detection). Everyone then holds the
+ * same verdict (collrec.c). Only when members disagree do they send their
+ * call's details, to one member, which writes one finding.
+ *
+ * v-variants need a second look: whether each member's part matches the
+ * count its peer gives for it (the root's recvcounts[i] of MPI_Gatherv, the
+ * pairs of MPI_Alltoallv) is decided by an exchange of 32-byte parts along
+ * the operation's own pattern (MPI_Iscatter from the root, MPI_Ialltoall),
+ * then a second reduction of one flag. Still no member receives more than the
+ * collective itself gives it.
+ *
+ * Nonblocking and persistent collectives start their handshake in the call
+ * and it finishes in the background (mc_coll_service, from every engine
+ * wait and p2p call): a nonblocking call must not wait for the others.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "coll_internal.h"
+#include "calltext.h"
+#include "p2p.h"
+#include "report.h"
+#include "state.h"
+#include "typesig.h"
+
+int mc_coll_npending;
+static hs_t *pending;           /* nonblocking handshakes still running */
+static hs_t *blocking_now;      /* the blocking handshake this rank waits in */
+
+int mc_coll_started_keys(uint64_t *out, int max);
+int mc_coll_started_keys(uint64_t *out, int max)
+{
+    int n = 0;
+    if (blocking_now && n++ < max)
+        out[n - 1] = blocking_now->key;
+    for (hs_t *h = pending; h; h = h->next)
+        if (n++ < max)
+            out[n - 1] = h->key;
+    return n;
+}
+
+#define DETAIL_MAX 6000
+
+static int has_vexch(const hs_t *h)
+{
+    switch (h->f->shape) {
+    case MC_SH_GATHERV: case MC_SH_SCATTERV: case MC_SH_ALLTOALLV: case MC_SH_ALLTOALLW:
+        return h->vsend != NULL || h->vrecv != NULL;
+    default:
+        return 0;
+    }
+}
+
+/* The parts of a v-variant, computed in the call (the arrays belong to the
+ * application and may be gone when the exchange runs). */
+static void prepare_v(mc_call *c, hs_t *h)
+{
+    const mc_coll_fn *f = h->f;
+    int n = h->npeers, shape = f->shape;
+    if (n <= 0 || c->invalid || !(shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV
+                                  || shape == MC_SH_ALLTOALLV || shape == MC_SH_ALLTOALLW))
+        return;
+    const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;
+    const void *rb = f->a_rbuf >= 0 ? c->vals[f->a_rbuf].p : NULL;
+    int is_root = h->inter ? h->root_arg == MPI_ROOT : h->root_arg == h->comm_rank;
+    int inactive = h->inter && h->root_arg == MPI_PROC_NULL;
+    if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
+        int gath = shape == MC_SH_GATHERV;
+        int cnt = gath ? f->a_rcount : f->a_scount, typ = gath ? f->a_rtype : f->a_stype;
+        h->vsend = calloc((size_t)(is_root ? n : 1), sizeof *h->vsend);
+        h->vrecv = calloc(1, sizeof *h->vrecv);
+        if (!h->vsend || !h->vrecv)
+            goto fail;
+        if (is_root)
+            for (int k = 0; k < n; k++)
+                h->vsend[k] = mc_part_of(c->vals[typ].type, mc_arg_count_at(f, c, cnt, k));
+        /* This member's own part, compared with what the root sends it. */
+        int in_place = h->inter ? 0 : gath ? sb == MPI_IN_PLACE : rb == MPI_IN_PLACE;
+        if (!inactive && !(h->inter && is_root) && !(is_root && in_place)) {
+            h->vgot = gath ? mc_part_of(c->vals[f->a_stype].type, mc_arg_count(c, f->a_scount))
+                           : mc_part_of(c->vals[f->a_rtype].type, mc_arg_count(c, f->a_rcount));
+        }
+        return;
+    }
+    /* MPI_Alltoallv / w: what goes to each peer, what each peer should send. */
+    h->vsend = calloc((size_t)n, sizeof *h->vsend);
+    h->vrecv = calloc((size_t)(2 * n), sizeof *h->vrecv);    /* received, then expected */
+    if (!h->vsend || !h->vrecv)
+        goto fail;
+    int in_place = sb == MPI_IN_PLACE;
+    for (int k = 0; k < n; k++) {
+        h->vsend[k] = in_place ? mc_part_of(mc_arg_type_at(f, c, f->a_rtype, k), mc_arg_count_at(f, c, f->a_rcount, k))
+                               : mc_part_of(mc_arg_type_at(f, c, f->a_stype, k), mc_arg_count_at(f, c, f->a_scount, k));
+        h->vrecv[n + k] = mc_part_of(mc_arg_type_at(f, c, f->a_rtype, k), mc_arg_count_at(f, c, f->a_rcount, k));
+    }
+    return;
+fail:
+    free(h->vsend);
+    free(h->vrecv);
+    h->vsend = h->vrecv = NULL;
+}
+
+static int start_vexch(hs_t *h)
+{
+    int shape = h->f->shape;
+    if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
+        mc_part got = {0, 0, 0, 0};
+        int rc = PMPI_Iscatter(h->vsend, 4, MPI_INT64_T, h->vrecv, 4, MPI_INT64_T, h->root_arg,
+                               h->shadow, &h->req);
+        (void)got;
+        return rc;
+    }
+    return PMPI_Ialltoall(h->vsend, 4, MPI_INT64_T, h->vrecv, 4, MPI_INT64_T, h->shadow, &h->req);
+}
+
+static void judge_vexch(hs_t *h)
+{
+    int shape = h->f->shape;
+    if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
+        if (h->vgot.valid && mc_part_differs(h->vgot, h->vrecv[0])) {
+            h->vbad = 1;
+            mc_part_note(h, h->vgot, h->vrecv[0],
+                         shape == MC_SH_GATHERV ? "the root's recvcounts" : "the root's sendcounts");
+            if (shape == MC_SH_SCATTERV)    /* "sends" reads wrong for a receiver */
+                snprintf(h->vnote, sizeof h->vnote, "receives %lld bytes where the root's sendcounts says %lld bytes%s",
+                         (long long)h->vgot.bytes, (long long)h->vrecv[0].bytes,
+                         h->vgot.bytes == h->vrecv[0].bytes ? " of another type signature" : "");
+        }
+        return;
+    }
+    for (int k = 0; k < h->npeers; k++) {
+        if (mc_part_differs(h->vrecv[k], h->vrecv[h->npeers + k])) {
+            h->vbad = 1;
+            if (!h->vnote[0])
+                snprintf(h->vnote, sizeof h->vnote,
+                         "expects %lld bytes from rank %d, which sends it %lld bytes%s",
+                         (long long)h->vrecv[h->npeers + k].bytes, k, (long long)h->vrecv[k].bytes,
+                         h->vrecv[k].bytes == h->vrecv[h->npeers + k].bytes ? " of another type signature" : "");
+            break;
+        }
+    }
+}
+
+/* ---- details -------------------------------------------------------------- */
+
+static void append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+/* "MPI_Bcast(root 0, buffer 4 MPI_INT)": what a member called, in short. */
+static void summarize(hs_t *h, const mc_call *c)
+{
+    const mc_coll_fn *f = h->f;
+    char *s = h->summary, part[96];
+    size_t cap = sizeof h->summary;
+    snprintf(s, cap, "%s(", c->desc->name);
+    const char *sepr = "";
+    if (f->a_root >= 0) {
+        int r = h->root_arg;
+        if (r == MPI_ROOT) append(s, cap, "root MPI_ROOT");
+        else if (r == MPI_PROC_NULL) append(s, cap, "root MPI_PROC_NULL");
+        else append(s, cap, "root %d", r);
+        sepr = ", ";
+    }
+    if (f->a_op >= 0) {
+        char *op = mc_render_value(&c->desc->params[f->a_op], &c->vals[f->a_op]);
+        append(s, cap, "%sop %s", sepr, op ? op : "?");
+        free(op);
+        sepr = ", ";
+    }
+    if (!c->invalid && f->shape != MC_SH_BARRIER && f->shape != MC_SH_NEIGHBOR) {
+        int scalar_s = f->a_scount >= 0 && c->desc->params[f->a_scount].ctype != MC_CT_PTR;
+        int scalar_r = f->a_rcount >= 0 && c->desc->params[f->a_rcount].ctype != MC_CT_PTR;
+        const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;
+        if (f->a_scount == f->a_rcount && scalar_s) {
+            mc_typesig_render(c->vals[f->a_stype].type, (uint64_t)mc_arg_count(c, f->a_scount), part, sizeof part);
+            append(s, cap, "%s%s", sepr, part);
+        } else {
+            if (sb == MPI_IN_PLACE)
+                append(s, cap, "%ssendbuf MPI_IN_PLACE", sepr);
+            else if (scalar_s && f->a_stype >= 0) {
+                mc_typesig_render(c->vals[f->a_stype].type, (uint64_t)mc_arg_count(c, f->a_scount), part, sizeof part);
+                append(s, cap, "%ssends %s", sepr, part);
+            } else if (f->a_scount >= 0) {
+                append(s, cap, "%ssendcounts per rank", sepr);
+            }
+            sepr = ", ";
+            if (scalar_r && f->a_rtype >= 0) {
+                mc_typesig_render(c->vals[f->a_rtype].type, (uint64_t)mc_arg_count(c, f->a_rcount), part, sizeof part);
+                append(s, cap, "%sreceives %s", sepr, part);
+            } else if (f->a_rcount >= 0) {
+                append(s, cap, "%srecvcounts per rank", sepr);
+            }
+        }
+    }
+    append(s, cap, ")");
+}
+
+static int start_details(hs_t *h)
+{
+    mc_call_text ct;
+    memset(&ct, 0, sizeof ct);
+    if (h->call) {
+        summarize(h, h->call);
+        mc_report_fill_call(&ct, h->call);
+    } else {
+        mc_report_fill_call_vals(&ct, h->fn, h->vals, h->nvals, h->pcs, (size_t)h->npcs);
+    }
+    h->dmine = malloc(DETAIL_MAX);
+    if (!h->dmine)
+        return -1;
+    int head = snprintf(h->dmine, DETAIL_MAX, "%d\t%d\t%s%s%s\n", mc_st.world_rank, h->comm_rank,
+                        h->summary, h->vnote[0] ? ": " : "", h->vnote);
+    if (head < 0 || head >= DETAIL_MAX)
+        head = 0;
+    mc_calltext_serialize(&ct, h->dmine + head, (size_t)(DETAIL_MAX - head));
+    mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
+    if (tmp.calls) {
+        tmp.calls[0] = ct;
+        mc_finding_clear(&tmp);
+    }
+    h->dlen = (int)strlen(h->dmine) + 1;
+    if (h->flat_rank == 0 && !(h->dlens = calloc((size_t)h->flat_size, sizeof(int))))
+        return -1;
+    return PMPI_Igather(&h->dlen, 1, MPI_INT, h->dlens, 1, MPI_INT, 0, h->flat, &h->req);
+}
+
+static int start_details_data(hs_t *h)
+{
+    if (h->flat_rank == 0) {
+        h->ddispls = calloc((size_t)h->flat_size, sizeof(int));
+        long total = 0;
+        for (int i = 0; h->ddispls && i < h->flat_size; i++) {
+            h->ddispls[i] = (int)total;
+            total += h->dlens[i];
+        }
+        h->dall = h->ddispls ? malloc((size_t)total + 1) : NULL;
+        if (!h->dall) {
+            /* Still take part, receiving nothing (counts of zero). */
+            for (int i = 0; i < h->flat_size; i++)
+                h->dlens[i] = 0;
+        }
+    }
+    return PMPI_Igatherv(h->dmine, h->dlen, MPI_CHAR, h->dall, h->dlens, h->ddispls, MPI_CHAR, 0,
+                         h->flat, &h->req);
+}
+
+typedef struct {
+    int world, crank;
+    char *summary;      /* points into the gathered text */
+    const char *site;
+    char sitebuf[128];
+    const char *calltext;
+} member_t;
+
+static void site_of(member_t *m, const mc_call_text *ct)
+{
+    m->sitebuf[0] = 0;
+    for (size_t i = 0; ct && i < ct->nframes; i++)
+        if (ct->stack[i].file) {
+            const char *b = strrchr(ct->stack[i].file, '/');
+            snprintf(m->sitebuf, sizeof m->sitebuf, "%s:%d", b ? b + 1 : ct->stack[i].file, ct->stack[i].line);
+            break;
+        }
+    m->site = m->sitebuf;
+}
+
+/* The member of flat rank 0: one finding, every distinct call once. */
+static void write_finding(hs_t *h)
+{
+    if (!h->dall || !h->dlens)
+        return;
+    int n = h->flat_size;
+    member_t *m = calloc((size_t)n, sizeof *m);
+    mc_call_text *cts = calloc((size_t)n, sizeof *cts);
+    int *group = calloc((size_t)n, sizeof *group);
+    char *msg = calloc(1, 8192), desc[256];
+    if (!m || !cts || !group || !msg)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        char *t = h->dall + h->ddispls[i];
+        if (h->dlens[i] <= 0)
+            continue;
+        t[h->dlens[i] - 1] = 0;
+        char *nl = strchr(t, '\n');
+        if (!nl)
+            continue;
+        *nl = 0;
+        m[i].world = atoi(t);
+        char *tab = strchr(t, '\t');
+        m[i].crank = tab ? atoi(tab + 1) : -1;
+        char *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
+        m[i].summary = tab2 ? tab2 + 1 : t;
+        m[i].calltext = nl + 1;
+        mc_calltext_parse(m[i].calltext, m[i].world, &cts[i]);
+        site_of(&m[i], &cts[i]);
+    }
+    /* Members with the same call at the same place form one group. */
+    int ngroups = 0;
+    for (int i = 0; i < n; i++) {
+        group[i] = -1;
+        if (!m[i].summary)
+            continue;
+        for (int j = 0; j < i; j++)
+            if (m[j].summary && group[j] >= 0 && strcmp(m[i].summary, m[j].summary) == 0
+                && strcmp(m[i].site, m[j].site) == 0) {
+                group[i] = group[j];
+                break;
+            }
+        if (group[i] < 0)
+            group[i] = ngroups++;
+    }
+    char cname[64];
+    mc_pcomm_name(h->comm, cname, sizeof cname);
+    int world = h->comm == MPI_COMM_WORLD;
+    snprintf(msg, 8192, "collective mismatch on %s (%d %s): %s. ", cname, n,
+             h->inter ? "processes in both groups" : "members",
+             mc_collrec_describe(h->verdict, desc, sizeof desc));
+    mc_call_text *others = calloc((size_t)(ngroups ? ngroups : 1), sizeof *others);
+    size_t nothers = 0;
+    for (int gi = 0; gi < ngroups; gi++) {
+        int count = 0, first = -1;
+        for (int i = 0; i < n; i++)
+            if (group[i] == gi) {
+                if (first < 0)
+                    first = i;
+                count++;
+            }
+        append(msg, 8192, "%s%s ", gi ? "; " : "", count > 1 ? "ranks" : "rank");
+        int shown = 0;
+        for (int i = 0; i < n; i++) {
+            if (group[i] != gi)
+                continue;
+            if (shown < 12) {
+                if (world)
+                    append(msg, 8192, "%s%d", shown ? ", " : "", m[i].world);
+                else
+                    append(msg, 8192, "%s%d (rank %d here)", shown ? ", " : "", m[i].world, m[i].crank);
+            } else if (shown == 12) {
+                append(msg, 8192, ", ...");
+            }
+            shown++;
+        }
+        append(msg, 8192, " %s %s%s%s", count > 1 ? "call" : "calls", m[first].summary,
+               m[first].site[0] ? " at " : "", m[first].site);
+        if (nothers < 8) {
+            others[nothers++] = cts[first];
+            memset(&cts[first], 0, sizeof cts[first]);
+        }
+    }
+    if (!world)
+        append(msg, 8192, " (ranks numbered in MPI_COMM_WORLD)");
+    mc_report_with(MC_CLASS_COLLECTIVE_MISMATCH, NULL, h->fn, h->call ? h->call->caller : h->caller,
+                   others, nothers, "%s", msg);
+    free(others);
+out:
+    if (cts) {
+        mc_finding tmp = {.calls = cts, .ncalls = (size_t)n};
+        mc_finding_clear(&tmp);     /* frees cts too */
+    }
+    free(m);
+    free(group);
+    free(msg);
+}
+
+/* Runs the handshake as far as it can without waiting. 1 when it is done. */
+static int advance(hs_t *h)
+{
+    for (;;) {
+        if (h->stage == HS_DONE)
+            return 1;
+        if (h->req != MPI_REQUEST_NULL) {
+            int flag = 0;
+            if (PMPI_Test(&h->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                h->req = MPI_REQUEST_NULL;
+                h->stage = HS_DONE;
+                return 1;
+            }
+            if (!flag)
+                return 0;
+        }
+        int rc = MPI_SUCCESS;
+        switch (h->stage) {
+        case HS_REDUCE:
+        case HS_REDUCE2:
+            h->verdict = mc_collrec_verdict(&h->all, h->inter);
+            if (!h->verdict && h->stage == HS_REDUCE && has_vexch(h)) {
+                h->stage = HS_VEXCH;
+                rc = start_vexch(h);
+            } else if (h->verdict) {
+                h->stage = HS_DSIZE;
+                rc = start_details(h);
+            } else {
+                h->stage = HS_DONE;
+            }
+            break;
+        case HS_VEXCH:
+            judge_vexch(h);
+            mc_collrec_init(&h->mine);
+            mc_collrec_put(&h->mine, MC_CR_KIND, 1);
+            mc_collrec_put(&h->mine, MC_CR_VBAD, h->vbad);
+            h->stage = HS_REDUCE2;
+            rc = PMPI_Iallreduce(h->mine.slot, h->all.slot, MC_CR_SLOTS, MPI_INT64_T, MPI_MAX, h->flat, &h->req);
+            break;
+        case HS_DSIZE:
+            h->stage = HS_DDATA;
+            rc = start_details_data(h);
+            break;
+        case HS_DDATA:
+            if (h->flat_rank == 0)
+                write_finding(h);
+            h->stage = HS_DONE;
+            break;
+        }
+        if (rc != MPI_SUCCESS) {
+            h->req = MPI_REQUEST_NULL;
+            h->stage = HS_DONE;
+        }
+    }
+}
+
+static void hs_free(hs_t *h)
+{
+    if (h->req != MPI_REQUEST_NULL)
+        return;     /* still in MPI's hands: leaked rather than freed under it */
+    free(h->vsend);
+    free(h->vrecv);
+    free(h->dmine);
+    free(h->dall);
+    free(h->dlens);
+    free(h->ddispls);
+    free(h);
+}
+
+/* After a verdict that makes going on unsafe: the reporting member ends the
+ * job (with --abort-on-deadlock=yes, the default); the others wait for that
+ * instead of running into the hang or the overwrite. */
+static void after_verdict(hs_t *h)
+{
+    if (!h->verdict || !mc_collrec_unsafe(h->verdict) || !mc_st.cfg.abort_on_deadlock)
+        return;
+    if (h->flat_rank == 0) {
+        if (mc_st.part)
+            fflush(mc_st.part);
+        fprintf(stderr, "mpicheck: aborting the job after the collective mismatch (going on would hang or "
+                        "overwrite memory; --abort-on-deadlock=no lets MPI go on)\n");
+        fflush(stderr);
+        PMPI_Abort(MPI_COMM_WORLD, mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
+    }
+    for (int i = 0; i < 20000; i++) {      /* 20 s at most */
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---- waiting -------------------------------------------------------------- */
+
+static int hs_ready(void *ctx) { return advance(ctx); }
+
+/* A member waits for every other member of the collective. */
+static void hs_describe(void *ctx, mc_waitfor *w, int and_mode)
+{
+    hs_t *h = ctx;
+    MPI_Group g, wg;
+    if (PMPI_Comm_group(h->flat, &g) != MPI_SUCCESS)
+        return;
+    PMPI_Comm_group(mc_st.world_dup, &wg);
+    int n = h->flat_size;
+    int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+    if (in && out) {
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(g, n, in, wg, out) == MPI_SUCCESS) {
+            for (int i = 0; i < n; i++) {
+                if (i == h->flat_rank)
+                    continue;
+                mc_waitfor_clause_key(w, h->key);
+                mc_waitfor_add(w, out[i] == MPI_UNDEFINED ? -1 : out[i]);
+            }
+        }
+    }
+    free(in);
+    free(out);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&wg);
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+void mc_coll_enter(mc_call *c)
+{
+    const mc_coll_fn *f = mc_coll_fn_of(c->fn);
+    if (!f || !mc_eng_on || mc_st.finalizing)
+        return;
+    MPI_Comm comm;
+    if (f->comm_ptr) {
+        const MPI_Comm *pcm = c->vals[f->a_comm].p;
+        comm = pcm ? *pcm : MPI_COMM_NULL;
+    } else {
+        comm = c->vals[f->a_comm].comm;
+    }
+    if (comm == MPI_COMM_NULL || (c->invalid && f->shape != MC_SH_BARRIER))
+        return;
+    mc_eng_lock();
+    mc_pcomm *pc = mc_pcomm_get(comm);
+    if (!pc || pc->coll_off || pc->flat == MPI_COMM_NULL) {
+        mc_eng_unlock();
+        return;
+    }
+    hs_t *h = calloc(1, sizeof *h);
+    if (!h) {
+        mc_eng_unlock();
+        return;
+    }
+    pc->coll_seq++;
+    h->req = MPI_REQUEST_NULL;
+    h->f = f;
+    h->fn = c->fn;
+    h->comm = comm;
+    h->flat = pc->flat;
+    h->shadow = pc->shadow;
+    h->inter = pc->is_inter;
+    h->group = pc->group;
+    h->comm_rank = pc->rank;
+    h->flat_rank = pc->flat_rank;
+    h->flat_size = pc->flat_size;
+    h->npeers = pc->is_inter ? pc->remote_size : pc->size;
+    h->root_arg = f->a_root >= 0 ? c->vals[f->a_root].i : -1;
+    h->key = mc_collrec_mix(pc->cid, pc->coll_seq);
+    h->caller = c->caller;
+    mc_rec_build(c, f, h, &h->mine);
+    prepare_v(c, h);
+    int blocking = f->variant == MC_VAR_BLOCKING;
+    if (!blocking) {
+        /* Everything a later report needs, taken now. */
+        summarize(h, c);
+        h->nvals = c->desc->nparams < HS_MAX_VALS ? c->desc->nparams : HS_MAX_VALS;
+        memcpy(h->vals, c->vals, (size_t)h->nvals * sizeof *h->vals);
+        h->npcs = (int)mc_stack_capture(h->pcs, HS_MAX_PCS);
+    } else {
+        h->call = c;
+    }
+    if (PMPI_Iallreduce(h->mine.slot, h->all.slot, MC_CR_SLOTS, MPI_INT64_T, MPI_MAX, h->flat, &h->req)
+        != MPI_SUCCESS) {
+        h->req = MPI_REQUEST_NULL;
+        hs_free(h);
+        mc_eng_unlock();
+        return;
+    }
+    if (!blocking) {
+        h->next = pending;
+        pending = h;
+        mc_coll_npending++;
+        advance(h);
+        mc_eng_unlock();
+        return;
+    }
+    blocking_now = h;
+    mc_eng_wait(c, hs_ready, hs_describe, h);
+    blocking_now = NULL;
+    mc_eng_unlock();
+    after_verdict(h);
+    hs_free(h);
+}
+
+void mc_coll_service(void)
+{
+    for (hs_t **pp = &pending; *pp;) {
+        hs_t *h = *pp;
+        if (advance(h)) {
+            *pp = h->next;
+            mc_coll_npending--;
+            after_verdict(h);
+            hs_free(h);
+        } else {
+            pp = &h->next;
+        }
+    }
+}
+
+static int all_done_on(void *ctx)
+{
+    MPI_Comm comm = *(MPI_Comm *)ctx;
+    mc_coll_service();
+    for (hs_t *h = pending; h; h = h->next)
+        if (h->comm == comm)
+            return 0;
+    return 1;
+}
+
+static void nothing_described(void *ctx, mc_waitfor *w, int and_mode)
+{
+    w->unknown = 1;
+}
+
+/* Every member reached MPI_Comm_free's own handshake, so every handshake
+ * started before on this communicator can finish: finish them while the
+ * shadow still exists. */
+void mc_coll_comm_freeing(MPI_Comm comm)
+{
+    if (!pending)
+        return;
+    mc_call fc = {.fn = MC_FN_MPI_Comm_free, .desc = &mc_fn_table[MC_FN_MPI_Comm_free]};
+    mc_eng_wait(&fc, all_done_on, nothing_described, &comm);
+}
+
+/* MPI_Finalize: handshakes still running get a moment, then are left. */
+void mc_coll_finalize(void)
+{
+    for (int i = 0; pending && i < 1000; i++) {
+        mc_coll_service();
+        if (pending) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+}

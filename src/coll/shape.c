@@ -1,0 +1,151 @@
+/*
+ * shape.c - which MPI functions are collective, and what their arguments
+ * mean to the handshake. Built once from the generated function table by
+ * name: "MPI_Ibcast_c" is the family Bcast, nonblocking, large-count.
+ * Arguments are found by their mpi.h names (sendbuf, recvcounts, root, ...),
+ * which the prototype list keeps.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "coll.h"
+#include "fn_table.h"
+
+static const struct { const char *base; int shape; } families[] = {
+    {"Barrier", MC_SH_BARRIER}, {"Bcast", MC_SH_BCAST},
+    {"Gather", MC_SH_GATHER}, {"Gatherv", MC_SH_GATHERV},
+    {"Scatter", MC_SH_SCATTER}, {"Scatterv", MC_SH_SCATTERV},
+    {"Allgather", MC_SH_ALLGATHER}, {"Allgatherv", MC_SH_ALLGATHERV},
+    {"Alltoall", MC_SH_ALLTOALL}, {"Alltoallv", MC_SH_ALLTOALLV}, {"Alltoallw", MC_SH_ALLTOALLW},
+    {"Reduce", MC_SH_REDUCE}, {"Allreduce", MC_SH_ALLREDUCE},
+    {"Scan", MC_SH_SCAN}, {"Exscan", MC_SH_EXSCAN},
+    {"Reduce_scatter", MC_SH_REDUCE_SCATTER}, {"Reduce_scatter_block", MC_SH_REDUCE_SCATTER_BLOCK},
+    {"Neighbor_allgather", MC_SH_NEIGHBOR}, {"Neighbor_allgatherv", MC_SH_NEIGHBOR},
+    {"Neighbor_alltoall", MC_SH_NEIGHBOR}, {"Neighbor_alltoallv", MC_SH_NEIGHBOR},
+    {"Neighbor_alltoallw", MC_SH_NEIGHBOR},
+    /* Collective over a communicator, no data to compare (MPI-3.1 6.4, 7,
+     * 11.2, 13.2). MPI_Comm_create_group is collective over the group only
+     * and MPI_Intercomm_create over both groups' local communicators: the
+     * first is left out, the second is checked within each local group. */
+    {"Comm_dup", MC_SH_BARRIER}, {"Comm_dup_with_info", MC_SH_BARRIER},
+    {"Comm_split", MC_SH_BARRIER}, {"Comm_split_type", MC_SH_BARRIER},
+    {"Comm_create", MC_SH_BARRIER}, {"Comm_free", MC_SH_BARRIER},
+    {"Comm_disconnect", MC_SH_BARRIER},
+    {"Cart_create", MC_SH_BARRIER}, {"Cart_sub", MC_SH_BARRIER},
+    {"Graph_create", MC_SH_BARRIER}, {"Dist_graph_create", MC_SH_BARRIER},
+    {"Dist_graph_create_adjacent", MC_SH_BARRIER},
+    {"Intercomm_create", MC_SH_BARRIER}, {"Intercomm_merge", MC_SH_BARRIER},
+    {"Win_create", MC_SH_BARRIER}, {"Win_allocate", MC_SH_BARRIER},
+    {"Win_allocate_shared", MC_SH_BARRIER}, {"Win_create_dynamic", MC_SH_BARRIER},
+    {"File_open", MC_SH_BARRIER},
+};
+#define NFAMILIES (int)(sizeof families / sizeof families[0])
+
+static mc_coll_fn table[MC_FN_COUNT_];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int family_of(const char *base)
+{
+    for (int i = 0; i < NFAMILIES; i++)
+        if (strcmp(families[i].base, base) == 0)
+            return i;
+    return -1;
+}
+
+static int param(const mc_fn_desc *d, const char *name)
+{
+    for (int i = 0; i < d->nparams; i++)
+        if (d->params[i].name && strcmp(d->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int first(const mc_fn_desc *d, const char *a, const char *b)
+{
+    int i = param(d, a);
+    return i >= 0 ? i : param(d, b);
+}
+
+static void build(void)
+{
+    for (int fn = 0; fn < MC_FN_COUNT_; fn++) {
+        const mc_fn_desc *d = &mc_fn_table[fn];
+        mc_coll_fn *f = &table[fn];
+        f->shape = MC_SH_NONE;
+        if (!d->name || strncmp(d->name, "MPI_", 4) != 0)
+            continue;
+        char base[64];
+        size_t n = strlen(d->name + 4);
+        if (n >= sizeof base)
+            continue;
+        memcpy(base, d->name + 4, n + 1);
+        int large = 0, variant = MC_VAR_BLOCKING;
+        if (n > 2 && strcmp(base + n - 2, "_c") == 0) {
+            large = 1;
+            base[n -= 2] = 0;
+        }
+        if (n > 5 && strcmp(base + n - 5, "_init") == 0) {
+            variant = MC_VAR_PERSISTENT;
+            base[n -= 5] = 0;
+        }
+        int fam = family_of(base);
+        if (fam < 0 && variant == MC_VAR_BLOCKING && base[0] == 'I' && family_of(base + 1) >= 0) {
+            fam = family_of(base + 1);
+            variant = MC_VAR_NONBLOCKING;
+        }
+        if (fam < 0 || (fam >= 0 && strcmp(families[fam].base, "Comm_create") == 0 && variant))
+            continue;
+        /* Comm_dup_with_info is Comm_dup for matching purposes. */
+        if (strcmp(families[fam].base, "Comm_dup_with_info") == 0)
+            fam = family_of("Comm_dup");
+        f->shape = families[fam].shape;
+        f->variant = variant;
+        f->family = fam;
+        f->large = large;
+        f->a_comm = -1;
+        f->comm_ptr = 0;
+        for (int i = 0; i < d->nparams; i++) {
+            if (d->params[i].role == MC_ROLE_COMM && f->a_comm < 0)
+                f->a_comm = i;
+            if (d->params[i].role == MC_ROLE_COMM_FREE && f->a_comm < 0) {
+                f->a_comm = i;
+                f->comm_ptr = 1;
+            }
+        }
+        if (f->a_comm < 0) {
+            f->shape = MC_SH_NONE;      /* no communicator to shake hands on */
+            continue;
+        }
+        f->a_sbuf = first(d, "sendbuf", "buffer");
+        f->a_rbuf = param(d, "recvbuf");
+        f->a_scount = first(d, "sendcount", "sendcounts");
+        f->a_rcount = first(d, "recvcount", "recvcounts");
+        if (f->a_scount < 0 && f->a_rcount < 0)
+            f->a_scount = f->a_rcount = param(d, "count");
+        f->a_stype = first(d, "sendtype", "sendtypes");
+        f->a_rtype = first(d, "recvtype", "recvtypes");
+        if (f->a_stype < 0 && f->a_rtype < 0)
+            f->a_stype = f->a_rtype = param(d, "datatype");
+        f->a_root = param(d, "root");
+        f->a_op = param(d, "op");
+    }
+}
+
+void mc_coll_table_init(void) { pthread_once(&once, build); }
+
+const mc_coll_fn *mc_coll_fn_of(int fn)
+{
+    if (fn < 0 || fn >= MC_FN_COUNT_)
+        return NULL;
+    mc_coll_table_init();
+    return table[fn].shape == MC_SH_NONE ? NULL : &table[fn];
+}
+
+const char *mc_coll_family_name(int family)
+{
+    static __thread char buf[64];
+    if (family < 0 || family >= NFAMILIES)
+        return "MPI_(unknown collective)";
+    snprintf(buf, sizeof buf, "MPI_%s", families[family].base);
+    return buf;
+}
