@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "waitgraph.h"
+#include <stdint.h>
 
 #define MAXN 8
 #define MAXR 64
@@ -20,6 +21,8 @@ typedef struct {
     mc_wg_node nodes[MAXN];
     int lens[MAXN][MAXR];
     int ranks[MAXN][MAXR];
+    uint64_t keys[MAXN][MAXR];
+    uint64_t started[MAXN][4];
     int n;
 } graph;
 
@@ -280,6 +283,81 @@ START_TEST(test_bad_ranks_ignored)
 }
 END_TEST
 
+/* Rank r waits in collective instance key with the members listed in spec
+ * ("1&2": every other member, one clause each), having started it. */
+static void in_coll(graph *g, int r, uint64_t key, const char *spec)
+{
+    blocked(g, r, spec);
+    for (int c = 0; c < g->nodes[r].nclauses; c++)
+        g->keys[r][c] = key;
+    g->nodes[r].clause_key = g->keys[r];
+    g->started[r][g->nodes[r].nstarted++] = key;
+    g->nodes[r].started = g->started[r];
+}
+
+/* Rank r started collective instance key (nonblocking) and went on. */
+static void started_coll(graph *g, int r, uint64_t key)
+{
+    g->started[r][g->nodes[r].nstarted++] = key;
+    g->nodes[r].started = g->started[r];
+}
+
+START_TEST(test_coll_member_computing)
+{
+    /* ranks 0 and 1 wait in a barrier for rank 2, which computes */
+    graph *g = mk(3);
+    in_coll(g, 0, 77, "1&2");
+    in_coll(g, 1, 77, "0&2");
+    ck_assert_str_eq(verdict(g, 0), "111");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_coll_missing_member)
+{
+    /* rank 2 skipped the barrier and waits in MPI_Recv for rank 0 (fig. 19) */
+    graph *g = mk(3);
+    in_coll(g, 0, 77, "1&2");
+    in_coll(g, 1, 77, "0&2");
+    blocked(g, 2, "0");
+    ck_assert_str_eq(verdict(g, 0), "000");
+    char rel[3];
+    mc_wg_released(g->nodes, 3, 0, rel);
+    ck_assert_int_eq(mc_wg_cycle_leader(g->nodes, 3, rel), 0);
+    free(g);
+}
+END_TEST
+
+START_TEST(test_coll_started_nonblocking)
+{
+    /* rank 1 started the instance (MPI_Ibarrier) and waits in MPI_Recv for
+     * rank 2, which computes; rank 0 waits in the instance: nobody is stuck
+     * (rank 2 will join, the barrier completes, rank 0 goes on). Without the
+     * instance key rank 0 and rank 1 would look like a cycle. */
+    graph *g = mk(3);
+    in_coll(g, 0, 77, "1&2");
+    blocked(g, 1, "2");
+    started_coll(g, 1, 77);
+    ck_assert_str_eq(verdict(g, 0), "111");
+    /* but rank 2 waiting for rank 0 closes a real cycle */
+    blocked(g, 2, "0");
+    ck_assert_str_eq(verdict(g, 0), "000");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_coll_two_orders)
+{
+    /* ranks 0 and 1 wait in collectives of two communicators, in different
+     * orders: each instance misses the other rank */
+    graph *g = mk(2);
+    in_coll(g, 0, 10, "1");
+    in_coll(g, 1, 20, "0");
+    ck_assert_str_eq(verdict(g, 0), "00");
+    free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("waitgraph");
@@ -296,6 +374,10 @@ int main(void)
     tcase_add_test(tc, test_unknown_never_blamed);
     tcase_add_test(tc, test_bad_ranks_ignored);
     tcase_add_test(tc, test_cycle_leader);
+    tcase_add_test(tc, test_coll_member_computing);
+    tcase_add_test(tc, test_coll_missing_member);
+    tcase_add_test(tc, test_coll_started_nonblocking);
+    tcase_add_test(tc, test_coll_two_orders);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
