@@ -23,6 +23,8 @@ has that class, stderr contains "mpicheck: ERROR <class>" or
 "mpicheck: WARNING <class>", and the exit code is 3 when the report holds an
 error finding, 0 otherwise. For EXPECT OK: the report exists, has no findings,
 the exit code is 0 and stderr has no "mpicheck: ERROR"/"mpicheck: WARNING".
+Either way, a line on stderr starting with "TEST FAILED:" (a program's own
+check of its results) fails the test.
 With --schema (and the jsonschema module installed) each report is also
 validated against the schema.
 
@@ -246,6 +248,12 @@ def judge(res, hdr, rc, stderr, report_path, validator):
             reasons.append("... and %d more schema violations" % (len(errors) - 5))
 
     found = ", ".join("%s(%s)" % (f.get("class"), f.get("severity")) for f in findings)
+    # A program that finds its own results wrong says so; with an error
+    # finding mpicheck exits 3 whatever the ranks did, so this is the only
+    # way an error program's self-check can fail the test.
+    m = re.search(r"^TEST FAILED:.*$", stderr, re.M)
+    if m:
+        reasons.append("the program reports a wrong result: %s" % m.group(0))
     if expect == "OK":
         if report is not None and findings:
             reasons.append("expected no findings, report has %d: %s" % (len(findings), found))
