@@ -51,6 +51,7 @@ enum {
     MC_CR_ROOTRANK_1,
     MC_CR_RROOT,            /* + g: the root rank the other group's members gave */
     MC_CR_RROOT_1,
+    MC_CR_NOVEX,            /* 1: a member cannot take part in a v-variant's exchange (bad arguments) */
     MC_CR_NFIELDS
 };
 

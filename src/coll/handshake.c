@@ -47,11 +47,16 @@ int mc_coll_started_keys(uint64_t *out, int max)
 
 #define DETAIL_MAX 6000
 
+/* Whether the v-exchange runs: decided from the combined record, so that
+ * every member takes the same path. */
 static int has_vexch(const hs_t *h)
 {
+    int64_t lo, hi;
+    if (mc_collrec_get(&h->all, MC_CR_NOVEX, &lo, &hi) && hi > 0)
+        return 0;
     switch (h->f->shape) {
     case MC_SH_GATHERV: case MC_SH_SCATTERV: case MC_SH_ALLTOALLV: case MC_SH_ALLTOALLW:
-        return h->vsend != NULL || h->vrecv != NULL;
+        return 1;
     default:
         return 0;
     }
@@ -63,9 +68,13 @@ static void prepare_v(mc_call *c, hs_t *h)
 {
     const mc_coll_fn *f = h->f;
     int n = h->npeers, shape = f->shape;
-    if (n <= 0 || c->invalid || !(shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV
-                                  || shape == MC_SH_ALLTOALLV || shape == MC_SH_ALLTOALLW))
+    if (n <= 0 || !(shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV
+                    || shape == MC_SH_ALLTOALLV || shape == MC_SH_ALLTOALLW))
         return;
+    /* Every member takes part in the exchange (the path must be the same
+     * everywhere); one whose arguments failed the checks sends parts marked
+     * unreadable, which are never compared. */
+    int readable = !c->invalid;
     const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;
     const void *rb = f->a_rbuf >= 0 ? c->vals[f->a_rbuf].p : NULL;
     int is_root = h->inter ? h->root_arg == MPI_ROOT : h->root_arg == h->comm_rank;
@@ -77,12 +86,12 @@ static void prepare_v(mc_call *c, hs_t *h)
         h->vrecv = calloc(1, sizeof *h->vrecv);
         if (!h->vsend || !h->vrecv)
             goto fail;
-        if (is_root)
+        if (is_root && readable)
             for (int k = 0; k < n; k++)
                 h->vsend[k] = mc_part_of(c->vals[typ].type, mc_arg_count_at(f, c, cnt, k));
         /* This member's own part, compared with what the root sends it. */
         int in_place = h->inter ? 0 : gath ? sb == MPI_IN_PLACE : rb == MPI_IN_PLACE;
-        if (!inactive && !(h->inter && is_root) && !(is_root && in_place)) {
+        if (readable && !inactive && !(h->inter && is_root) && !(is_root && in_place)) {
             h->vgot = gath ? mc_part_of(c->vals[f->a_stype].type, mc_arg_count(c, f->a_scount))
                            : mc_part_of(c->vals[f->a_rtype].type, mc_arg_count(c, f->a_rcount));
         }
@@ -94,7 +103,7 @@ static void prepare_v(mc_call *c, hs_t *h)
     if (!h->vsend || !h->vrecv)
         goto fail;
     int in_place = sb == MPI_IN_PLACE;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n && readable; k++) {
         h->vsend[k] = in_place ? mc_part_of(mc_arg_type_at(f, c, f->a_rtype, k), mc_arg_count_at(f, c, f->a_rcount, k))
                                : mc_part_of(mc_arg_type_at(f, c, f->a_stype, k), mc_arg_count_at(f, c, f->a_scount, k));
         h->vrecv[n + k] = mc_part_of(mc_arg_type_at(f, c, f->a_rtype, k), mc_arg_count_at(f, c, f->a_rcount, k));
@@ -183,26 +192,48 @@ static void summarize(hs_t *h, const mc_call *c)
         sepr = ", ";
     }
     if (!c->invalid && f->shape != MC_SH_BARRIER && f->shape != MC_SH_NEIGHBOR) {
-        int scalar_s = f->a_scount >= 0 && c->desc->params[f->a_scount].ctype != MC_CT_PTR;
-        int scalar_r = f->a_rcount >= 0 && c->desc->params[f->a_rcount].ctype != MC_CT_PTR;
+        /* Only arguments significant at this member are read (a non-root's
+         * recvtype of MPI_Gather may be anything). */
+        int sig_s = 1, sig_r = 1;
+        int is_root = h->inter ? h->root_arg == MPI_ROOT : h->root_arg == h->comm_rank;
+        int other = h->inter && h->root_arg != MPI_ROOT && h->root_arg != MPI_PROC_NULL;
+        if (h->inter && h->root_arg == MPI_PROC_NULL && f->a_root >= 0)
+            sig_s = sig_r = 0;
+        switch (f->shape) {
+        case MC_SH_GATHER: case MC_SH_GATHERV:
+            sig_r = is_root;
+            sig_s = h->inter ? other : 1;
+            break;
+        case MC_SH_SCATTER: case MC_SH_SCATTERV:
+            sig_s = is_root;
+            sig_r = h->inter ? other : 1;
+            break;
+        default:
+            break;
+        }
+        int scalar_s = sig_s && f->a_scount >= 0 && c->desc->params[f->a_scount].ctype != MC_CT_PTR;
+        int scalar_r = sig_r && f->a_rcount >= 0 && c->desc->params[f->a_rcount].ctype != MC_CT_PTR;
         const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;
-        if (f->a_scount == f->a_rcount && scalar_s) {
-            mc_typesig_render(c->vals[f->a_stype].type, (uint64_t)mc_arg_count(c, f->a_scount), part, sizeof part);
-            append(s, cap, "%s%s", sepr, part);
+        if (sb == MPI_IN_PLACE)
+            scalar_s = 0;
+        if (f->a_scount == f->a_rcount && (scalar_s || (sb == MPI_IN_PLACE && scalar_r))) {
+            int k = scalar_s ? f->a_stype : f->a_rtype;
+            mc_typesig_render(c->vals[k].type, (uint64_t)mc_arg_count(c, f->a_scount), part, sizeof part);
+            append(s, cap, "%s%s%s", sepr, sb == MPI_IN_PLACE ? "in place, " : "", part);
         } else {
             if (sb == MPI_IN_PLACE)
                 append(s, cap, "%ssendbuf MPI_IN_PLACE", sepr);
             else if (scalar_s && f->a_stype >= 0) {
                 mc_typesig_render(c->vals[f->a_stype].type, (uint64_t)mc_arg_count(c, f->a_scount), part, sizeof part);
                 append(s, cap, "%ssends %s", sepr, part);
-            } else if (f->a_scount >= 0) {
+            } else if (f->a_scount >= 0 && sig_s) {
                 append(s, cap, "%ssendcounts per rank", sepr);
             }
             sepr = ", ";
             if (scalar_r && f->a_rtype >= 0) {
                 mc_typesig_render(c->vals[f->a_rtype].type, (uint64_t)mc_arg_count(c, f->a_rcount), part, sizeof part);
                 append(s, cap, "%sreceives %s", sepr, part);
-            } else if (f->a_rcount >= 0) {
+            } else if (f->a_rcount >= 0 && sig_r) {
                 append(s, cap, "%srecvcounts per rank", sepr);
             }
         }
@@ -513,7 +544,7 @@ void mc_coll_enter(mc_call *c)
     } else {
         comm = c->vals[f->a_comm].comm;
     }
-    if (comm == MPI_COMM_NULL || (c->invalid && f->shape != MC_SH_BARRIER))
+    if (comm == MPI_COMM_NULL)
         return;
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
@@ -544,6 +575,10 @@ void mc_coll_enter(mc_call *c)
     h->caller = c->caller;
     mc_rec_build(c, f, h, &h->mine);
     prepare_v(c, h);
+    int vshape = f->shape == MC_SH_GATHERV || f->shape == MC_SH_SCATTERV
+                 || f->shape == MC_SH_ALLTOALLV || f->shape == MC_SH_ALLTOALLW;
+    if (vshape && (c->invalid || !h->vsend || !h->vrecv))
+        mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     int blocking = f->variant == MC_VAR_BLOCKING;
     if (!blocking) {
         /* Everything a later report needs, taken now. */

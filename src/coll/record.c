@@ -186,6 +186,11 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r)
     mc_collrec_init(r);
     mc_collrec_put(r, MC_CR_KIND, (int64_t)f->family * 4 + f->variant);
     int shape = f->shape;
+    /* Arguments that failed the checks (reported already) are not read: this
+     * member still takes part, saying only which operation it called, so the
+     * others' handshake completes and counts stay aligned. */
+    if (c->invalid)
+        return;
     if (shape == MC_SH_BARRIER || shape == MC_SH_NEIGHBOR) {
         if (shape == MC_SH_NEIGHBOR)
             check_in_place(c, f, h);
@@ -213,68 +218,70 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r)
      * group gives the data, MPI_PROC_NULL members take no part). */
     int is_root = h->inter ? h->root_arg == MPI_ROOT : h->root_arg == h->comm_rank;
     int inactive = h->inter && h->root_arg == MPI_PROC_NULL;
-    mc_part ps = {0, 0, 0, 0}, pr = {0, 0, 0, 0};
-    if (f->a_scount >= 0 && f->a_stype >= 0 && shape != MC_SH_GATHERV && shape != MC_SH_SCATTERV
-        && shape != MC_SH_ALLTOALLV && shape != MC_SH_ALLTOALLW && shape != MC_SH_REDUCE_SCATTER)
-        ps = mc_part_of(c->vals[f->a_stype].type, mc_arg_count(c, f->a_scount));
-    if (f->a_rcount >= 0 && f->a_rtype >= 0 && shape != MC_SH_GATHERV && shape != MC_SH_SCATTERV
-        && shape != MC_SH_ALLGATHERV && shape != MC_SH_ALLTOALLV && shape != MC_SH_ALLTOALLW
-        && shape != MC_SH_REDUCE_SCATTER)
-        pr = mc_part_of(c->vals[f->a_rtype].type, mc_arg_count(c, f->a_rcount));
+    /* Parts are read only where the standard makes the arguments
+     * significant: a non-root's recvtype of MPI_Gather may be anything, and
+     * asking MPI about it could end the job. */
+#define PS() mc_part_of(c->vals[f->a_stype].type, mc_arg_count(c, f->a_scount))
+#define PR() mc_part_of(c->vals[f->a_rtype].type, mc_arg_count(c, f->a_rcount))
     switch (shape) {
     case MC_SH_BCAST:
         if (inactive)
             break;
-        if (is_root) mc_rec_send(r, g, ps);
-        else mc_rec_recv(r, g, ps);
+        if (is_root) mc_rec_send(r, g, PS());
+        else mc_rec_recv(r, g, PS());
         break;
     case MC_SH_GATHER:
         if (inactive)
             break;
         if (is_root) {
-            mc_rec_recv(r, g, pr);
+            mc_rec_recv(r, g, PR());
             if (!h->inter && !s_in)
-                mc_rec_send(r, g, ps);
+                mc_rec_send(r, g, PS());
         } else {
-            mc_rec_send(r, g, ps);
+            mc_rec_send(r, g, PS());
         }
         break;
     case MC_SH_SCATTER:
         if (inactive)
             break;
         if (is_root) {
-            mc_rec_send(r, g, ps);
+            mc_rec_send(r, g, PS());
             if (!h->inter && !r_in)
-                mc_rec_recv(r, g, pr);
+                mc_rec_recv(r, g, PR());
         } else {
-            mc_rec_recv(r, g, pr);
+            mc_rec_recv(r, g, PR());
         }
         break;
     case MC_SH_ALLGATHER: case MC_SH_ALLTOALL:
         if (!s_in)
-            mc_rec_send(r, g, ps);
-        mc_rec_recv(r, g, pr);
+            mc_rec_send(r, g, PS());
+        mc_rec_recv(r, g, PR());
         break;
     case MC_SH_REDUCE:
         if (inactive)
             break;
         /* Every member's count x datatype is the same (sec. 5.9.1). */
         if (h->inter) {
-            if (is_root) mc_rec_recv(r, g, ps);
-            else mc_rec_send(r, g, ps);
+            if (is_root) mc_rec_recv(r, g, PS());
+            else mc_rec_send(r, g, PS());
         } else {
-            mc_rec_send(r, g, ps);
-            mc_rec_recv(r, g, ps);
+            mc_part p = PS();
+            mc_rec_send(r, g, p);
+            mc_rec_recv(r, g, p);
         }
         break;
-    case MC_SH_ALLREDUCE: case MC_SH_SCAN: case MC_SH_EXSCAN:
-        mc_rec_send(r, g, ps);
-        mc_rec_recv(r, g, ps);
+    case MC_SH_ALLREDUCE: case MC_SH_SCAN: case MC_SH_EXSCAN: {
+        mc_part p = PS();
+        mc_rec_send(r, g, p);
+        mc_rec_recv(r, g, p);
         break;
-    case MC_SH_REDUCE_SCATTER_BLOCK:    /* recvcount x datatype, the same everywhere */
-        mc_rec_send(r, g, pr);
-        mc_rec_recv(r, g, pr);
+    }
+    case MC_SH_REDUCE_SCATTER_BLOCK: {  /* recvcount x datatype, the same everywhere */
+        mc_part p = PR();
+        mc_rec_send(r, g, p);
+        mc_rec_recv(r, g, p);
         break;
+    }
     case MC_SH_REDUCE_SCATTER:
         if (!h->inter) {    /* recvcounts must be the same array everywhere */
             mc_part all = fold_parts(f, c, f->a_rcount, f->a_rtype, h->npeers);
@@ -303,6 +310,8 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r)
     default:
         break;      /* v-variants: the exchange after the first reduction */
     }
+#undef PS
+#undef PR
 }
 
 int mc_part_differs(mc_part have, mc_part want)
