@@ -107,9 +107,9 @@ unsigned mc_collrec_verdict(const mc_collrec *r, int inter)
     int nosig = mc_collrec_get(r, MC_CR_NOSIG, &lo, &hi) && hi > 0;
     for (int g = 0; g < (inter ? 2 : 1); g++) {
         int o = inter ? 1 - g : g;  /* what group g sends, group o receives */
-        if (!uniform2(r, MC_CR_SEND_BYTES + g, MC_CR_RECV_BYTES + o))
+        if (!uniform2(r, MC_CR_G(MC_CR_SEND_BYTES, g), MC_CR_G(MC_CR_RECV_BYTES, o)))
             v |= MC_CM_SIZE;
-        else if (!nosig && !uniform2(r, MC_CR_SEND_HASH + g, MC_CR_RECV_HASH + o))
+        else if (!nosig && !uniform2(r, MC_CR_G(MC_CR_SEND_HASH, g), MC_CR_G(MC_CR_RECV_HASH, o)))
             v |= MC_CM_TYPE;
     }
     return v;

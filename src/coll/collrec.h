@@ -27,21 +27,26 @@
 
 #define MC_CR_NONE INT64_MIN
 
-/* Fields. Per-group fields come in pairs: FIELD + g. */
+/* Fields. Those an intracommunicator's collective uses come first, so its
+ * handshake reduces only MC_CR_INTRA_FIELDS of them (22 values instead of
+ * 46). Data fields of group g: MC_CR_G(MC_CR_SEND_HASH, g); root fields of
+ * group g (intercommunicators only): MC_CR_RCLASS + g, ... */
 enum {
     MC_CR_KIND = 0,         /* collective family x variant (blocking, nonblocking, persistent) */
     MC_CR_ROOT,             /* intracommunicator: the root argument */
-    MC_CR_OP,               /* reduction operation id (collrec_op_id in shape.c) */
+    MC_CR_OP,               /* reduction operation id (op_id in record.c) */
     MC_CR_INPLACE,          /* 1/0: MPI_IN_PLACE given, where all members must agree */
     MC_CR_NOSIG,            /* 1: some part holds MPI_PACKED or unknown types: compare bytes only */
     MC_CR_VBAD,             /* 1: a member found its part differs from what its peer expects */
-    MC_CR_SEND_HASH,        /* + g: signature hash of one part this group sends */
-    MC_CR_SEND_HASH_1,
-    MC_CR_SEND_BYTES,       /* + g: bytes of that part */
+    MC_CR_NOVEX,            /* 1: a member cannot take part in a v-variant's exchange (bad arguments) */
+    MC_CR_SEND_HASH,        /* signature hash of one part group 0 sends */
+    MC_CR_SEND_BYTES,       /* bytes of that part */
+    MC_CR_RECV_HASH,        /* signature hash of one part group 0 receives */
+    MC_CR_RECV_BYTES,
+    MC_CR_INTRA_FIELDS,
+    MC_CR_SEND_HASH_1 = MC_CR_INTRA_FIELDS,     /* the same four for group 1 */
     MC_CR_SEND_BYTES_1,
-    MC_CR_RECV_HASH,        /* + g: signature hash of one part this group receives */
     MC_CR_RECV_HASH_1,
-    MC_CR_RECV_BYTES,       /* + g */
     MC_CR_RECV_BYTES_1,
     MC_CR_RCLASS,           /* + g, intercommunicator roots: 0 MPI_ROOT, 1 MPI_PROC_NULL, 2 a rank */
     MC_CR_RCLASS_1,
@@ -51,11 +56,14 @@ enum {
     MC_CR_ROOTRANK_1,
     MC_CR_RROOT,            /* + g: the root rank the other group's members gave */
     MC_CR_RROOT_1,
-    MC_CR_NOVEX,            /* 1: a member cannot take part in a v-variant's exchange (bad arguments) */
     MC_CR_NFIELDS
 };
 
+/* Data field f (MC_CR_SEND_HASH ... MC_CR_RECV_BYTES) of group g. */
+#define MC_CR_G(f, g) ((g) ? (f) - MC_CR_SEND_HASH + MC_CR_SEND_HASH_1 : (f))
+
 #define MC_CR_SLOTS (2 * MC_CR_NFIELDS)
+#define MC_CR_INTRA_SLOTS (2 * MC_CR_INTRA_FIELDS)
 
 typedef struct {
     int64_t slot[MC_CR_SLOTS];  /* slot[2f] = max, slot[2f+1] = -min */

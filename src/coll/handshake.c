@@ -445,7 +445,8 @@ static int advance(hs_t *h)
             mc_collrec_put(&h->mine, MC_CR_KIND, 1);
             mc_collrec_put(&h->mine, MC_CR_VBAD, h->vbad);
             h->stage = HS_REDUCE2;
-            rc = PMPI_Iallreduce(h->mine.slot, h->all.slot, MC_CR_SLOTS, MPI_INT64_T, MPI_MAX, h->flat, &h->req);
+            rc = PMPI_Iallreduce(h->mine.slot, h->all.slot, h->inter ? MC_CR_SLOTS : MC_CR_INTRA_SLOTS, MPI_INT64_T,
+                               MPI_MAX, h->flat, &h->req);
             break;
         case HS_DSIZE:
             h->stage = HS_DDATA;
@@ -574,6 +575,7 @@ void mc_coll_enter(mc_call *c)
     h->key = mc_collrec_mix(pc->cid, pc->coll_seq);
     h->caller = c->caller;
     mc_rec_build(c, f, h, &h->mine);
+    mc_collrec_init(&h->all);   /* an intracommunicator's reduction fills only the first slots */
     prepare_v(c, h);
     int vshape = f->shape == MC_SH_GATHERV || f->shape == MC_SH_SCATTERV
                  || f->shape == MC_SH_ALLTOALLV || f->shape == MC_SH_ALLTOALLW;
@@ -589,7 +591,8 @@ void mc_coll_enter(mc_call *c)
     } else {
         h->call = c;
     }
-    if (PMPI_Iallreduce(h->mine.slot, h->all.slot, MC_CR_SLOTS, MPI_INT64_T, MPI_MAX, h->flat, &h->req)
+    if (PMPI_Iallreduce(h->mine.slot, h->all.slot, h->inter ? MC_CR_SLOTS : MC_CR_INTRA_SLOTS, MPI_INT64_T,
+                               MPI_MAX, h->flat, &h->req)
         != MPI_SUCCESS) {
         h->req = MPI_REQUEST_NULL;
         hs_free(h);

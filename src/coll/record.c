@@ -51,8 +51,8 @@ static void put_part(mc_collrec *r, int hash_field, int bytes_field, mc_part p)
         mc_collrec_put(r, MC_CR_NOSIG, 1);
 }
 
-void mc_rec_send(mc_collrec *r, int g, mc_part p) { put_part(r, MC_CR_SEND_HASH + g, MC_CR_SEND_BYTES + g, p); }
-void mc_rec_recv(mc_collrec *r, int g, mc_part p) { put_part(r, MC_CR_RECV_HASH + g, MC_CR_RECV_BYTES + g, p); }
+void mc_rec_send(mc_collrec *r, int g, mc_part p) { put_part(r, MC_CR_G(MC_CR_SEND_HASH, g), MC_CR_G(MC_CR_SEND_BYTES, g), p); }
+void mc_rec_recv(mc_collrec *r, int g, mc_part p) { put_part(r, MC_CR_G(MC_CR_RECV_HASH, g), MC_CR_G(MC_CR_RECV_BYTES, g), p); }
 
 MPI_Count mc_arg_count(const mc_call *c, int i)
 {

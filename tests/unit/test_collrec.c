@@ -132,12 +132,12 @@ static void inter_member(mc_collrec *r, int g, int cls, int world, int grank, in
     if (cls == 0) {
         mc_collrec_put(r, MC_CR_ROOTER + g, world);
         mc_collrec_put(r, MC_CR_ROOTRANK + g, grank);
-        mc_collrec_put(r, MC_CR_SEND_HASH + g, 5);
-        mc_collrec_put(r, MC_CR_SEND_BYTES + g, 40);
+        mc_collrec_put(r, MC_CR_G(MC_CR_SEND_HASH, g), 5);
+        mc_collrec_put(r, MC_CR_G(MC_CR_SEND_BYTES, g), 40);
     } else if (cls == 2) {
         mc_collrec_put(r, MC_CR_RROOT + g, rroot);
-        mc_collrec_put(r, MC_CR_RECV_HASH + g, 5);
-        mc_collrec_put(r, MC_CR_RECV_BYTES + g, 40);
+        mc_collrec_put(r, MC_CR_G(MC_CR_RECV_HASH, g), 5);
+        mc_collrec_put(r, MC_CR_G(MC_CR_RECV_BYTES, g), 40);
     }
 }
 
@@ -176,13 +176,13 @@ START_TEST(test_inter_cross_parts)
         mc_collrec_init(&m[g]);
         mc_collrec_put(&m[g], MC_CR_KIND, 7);
     }
-    mc_collrec_put(&m[0], MC_CR_SEND_BYTES + 0, 8);
-    mc_collrec_put(&m[0], MC_CR_RECV_BYTES + 0, 16);
-    mc_collrec_put(&m[1], MC_CR_SEND_BYTES + 1, 16);
-    mc_collrec_put(&m[1], MC_CR_RECV_BYTES + 1, 8);
+    mc_collrec_put(&m[0], MC_CR_G(MC_CR_SEND_BYTES, 0), 8);
+    mc_collrec_put(&m[0], MC_CR_G(MC_CR_RECV_BYTES, 0), 16);
+    mc_collrec_put(&m[1], MC_CR_G(MC_CR_SEND_BYTES, 1), 16);
+    mc_collrec_put(&m[1], MC_CR_G(MC_CR_RECV_BYTES, 1), 8);
     mc_collrec all = combine(m, 2);
     ck_assert_uint_eq(mc_collrec_verdict(&all, 1), 0);
-    mc_collrec_put(&m[1], MC_CR_RECV_BYTES + 1, 4);
+    mc_collrec_put(&m[1], MC_CR_G(MC_CR_RECV_BYTES, 1), 4);
     all = combine(m, 2);
     ck_assert_uint_eq(mc_collrec_verdict(&all, 1), MC_CM_SIZE);
 }
