@@ -485,14 +485,9 @@ static void after_verdict(hs_t *h)
 {
     if (!h->verdict || !mc_collrec_unsafe(h->verdict) || !mc_st.cfg.abort_on_deadlock)
         return;
-    if (h->flat_rank == 0) {
-        if (mc_st.part)
-            fflush(mc_st.part);
-        fprintf(stderr, "mpicheck: aborting the job after the collective mismatch (going on would hang or "
-                        "overwrite memory; --abort-on-deadlock=no lets MPI go on)\n");
-        fflush(stderr);
-        PMPI_Abort(MPI_COMM_WORLD, mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
-    }
+    if (h->flat_rank == 0)
+        mc_report_abort_job("collective mismatch (going on would hang MPI or make it write past a buffer; "
+                            "--abort-on-deadlock=no lets MPI go on)");
     for (int i = 0; i < 20000; i++) {      /* 20 s at most */
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);

@@ -398,7 +398,16 @@ static int cycle_leader(node *nodes, const char *released)
 }
 
 /* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */
-static void describe_node(char *out, size_t cap, const node *n, int r, const mc_call_text *ct)
+static int started_by(const node *m, uint64_t key)
+{
+    for (int i = 0; m->state == 2 && m->started && i < m->h.nstarted; i++)
+        if (m->started[i] == key)
+            return 1;
+    return 0;
+}
+
+static void describe_node(char *out, size_t cap, const node *all, const node *n, int r,
+                          const mc_call_text *ct)
 {
     size_t len = strlen(out);
     const char *file = NULL;
@@ -417,28 +426,58 @@ static void describe_node(char *out, size_t cap, const node *n, int r, const mc_
         snprintf(out + len, cap - len, "%srank %d in %s waits for ", len ? "; " : "", r,
                  ct && ct->call ? ct->call : "?");
     len = strlen(out);
-    int k = 0;
+    /* A collective's clauses (one per member, with the instance's key):
+     * named together, without the members that already started it. */
+    int k = 0, shown = 0, missing = 0;
     for (int c = 0; c < n->h.nclauses; c++) {
+        uint64_t key = n->clause_key ? n->clause_key[c] : 0;
+        int clen = n->clause_len[c];
+        if (key && clen == 1 && k < n->h.nranks) {
+            int m = n->ranks[k++];
+            if (m >= 0 && m < mc_st.world_size && started_by(&all[m], key))
+                continue;
+            len = strlen(out);
+            if (!missing)
+                snprintf(out + len, cap - len, "%s%s", shown ? " and " : "", "rank(s) ");
+            len = strlen(out);
+            if (missing < 8)
+                snprintf(out + len, cap - len, "%s%d", missing ? ", " : "", m);
+            else if (missing == 8)
+                snprintf(out + len, cap - len, ", ...");
+            missing++;
+            continue;
+        }
         len = strlen(out);
-        if (c) {
+        if (missing) {
+            snprintf(out + len, cap - len, " to join the collective");
+            len = strlen(out);
+            missing = 0;
+            shown = 1;
+        }
+        if (shown) {
             snprintf(out + len, cap - len, " and ");
             len = strlen(out);
         }
-        if (n->clause_len[c] < 0) {
+        shown = 1;
+        if (clen < 0) {
             snprintf(out + len, cap - len, "every rank to reach MPI_Finalize");
             continue;
         }
-        if (n->clause_len[c] > 1)
+        if (clen > 1)
             snprintf(out + len, cap - len, "any of ranks ");
         else
             snprintf(out + len, cap - len, "rank ");
-        for (int j = 0; j < n->clause_len[c]; j++, k++) {
+        for (int j = 0; j < clen; j++, k++) {
             len = strlen(out);
             if (j < 8)
                 snprintf(out + len, cap - len, "%s%d", j ? ", " : "", k < n->h.nranks ? n->ranks[k] : -1);
             else if (j == 8)
                 snprintf(out + len, cap - len, ", ...");
         }
+    }
+    if (missing) {
+        len = strlen(out);
+        snprintf(out + len, cap - len, " to join the collective");
     }
 }
 
@@ -511,7 +550,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
             if (released[r])
                 continue;
             mc_calltext_parse(again[r].details ? again[r].details : "", r, &calls[k]);
-            describe_node(msg, 8192, &nodes[r], r, &calls[k]);
+            describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
             k++;
         }
         if (calls && msg) {
@@ -559,13 +598,8 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
             }
         } else {
             reported = 1;
-            if (mc_st.cfg.abort_on_deadlock) {
-                if (mc_st.part)
-                    fflush(mc_st.part);
-                fprintf(stderr, "mpicheck: aborting the job after the deadlock (--abort-on-deadlock=no keeps it waiting)\n");
-                fflush(stderr);
-                PMPI_Abort(MPI_COMM_WORLD, mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
-            }
+            if (mc_st.cfg.abort_on_deadlock)
+                mc_report_abort_job("deadlock (--abort-on-deadlock=no keeps it waiting)");
         }
     }
     for (int r = 0; r < p; r++)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "report.h"
 #include "stack.h"
@@ -351,4 +352,18 @@ void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, in
                               const uintptr_t *pcs, size_t npcs)
 {
     fill_call(ct, fn, vals, nvals, pcs, npcs);
+}
+
+void mc_report_abort_job(const char *why)
+{
+    if (mc_st.part)
+        fflush(mc_st.part);
+    fprintf(stderr, "mpicheck: aborting the job after the %s\n", why);
+    fflush(stderr);
+    /* MPI_Abort kills the job at once; Hydra has been seen to drop what a
+     * rank wrote to stderr just before. 200 ms lets it through. */
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+    PMPI_Abort(MPI_COMM_WORLD, mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
+    _exit(mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
 }

@@ -38,6 +38,12 @@ void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ..
 void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
                     mc_call_text *others, size_t nothers, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+/* Ends the job after a finding that would otherwise hang it (deadlock,
+ * collective mismatch): flushes this rank's part file, says why on stderr,
+ * gives the launcher's output forwarding a moment to pass on what this rank
+ * printed, then MPI_Abort with the error exit code. */
+void mc_report_abort_job(const char *why) __attribute__((noreturn));
+
 /* Fills ct with call c on this rank (arguments rendered, stack resolved). */
 void mc_report_fill_call(mc_call_text *ct, const mc_call *c);
 /* The same for a call made earlier: function fn with arguments vals (in its
