@@ -175,5 +175,11 @@ void mc_runtime_after_init(int provided)
     mc_eng_start();
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
+    /* Several threads of a rank may wait at once: "this rank is blocked"
+     * no longer means anything, so the deadlock detector is off. Said once,
+     * so a clean report is not read as "no deadlock possible". */
+    if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
+        fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: deadlock and "
+                        "potential-deadlock detection are off (other checks run)\n");
 }
 
