@@ -408,6 +408,47 @@ out:
     free(msg);
 }
 
+/* The finding of a nonblocking collective's mismatch, from what the
+ * reduction tells: this member's call, and the range of what the others
+ * gave. */
+static void write_short_finding(hs_t *h)
+{
+    char desc[256], cname[64], extra[256] = "";
+    int64_t lo, hi;
+    mc_pcomm_name(h->comm, cname, sizeof cname);
+    if ((h->verdict & MC_CM_KIND) && mc_collrec_get(&h->all, MC_CR_KIND, &lo, &hi)) {
+        static const char *form[] = {"", "nonblocking ", "persistent ", ""};
+        char a[64];
+        snprintf(a, sizeof a, "%s", mc_coll_family_name((int)(lo / 4)));
+        snprintf(extra, sizeof extra, " (members called %s%s and %s%s, among others)",
+                 form[lo & 3], a, form[hi & 3], mc_coll_family_name((int)(hi / 4)));
+    } else if ((h->verdict & MC_CM_ROOT) && mc_collrec_get(&h->all, MC_CR_ROOT, &lo, &hi)) {
+        snprintf(extra, sizeof extra, " (roots from %lld to %lld)", (long long)lo, (long long)hi);
+    } else if ((h->verdict & MC_CM_SIZE) && mc_collrec_get(&h->all, MC_CR_SEND_BYTES, &lo, &hi)) {
+        snprintf(extra, sizeof extra, " (parts of %lld to %lld bytes)", (long long)lo, (long long)hi);
+    }
+    mc_call_text ct;
+    memset(&ct, 0, sizeof ct);
+    mc_report_fill_call_vals(&ct, h->fn, h->vals, h->nvals, h->pcs, (size_t)h->npcs);
+    ct.rank = mc_st.world_rank;
+    mc_call_text *others = malloc(sizeof *others);
+    if (others)
+        others[0] = ct;
+    else {
+        mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
+        if (tmp.calls) {
+            tmp.calls[0] = ct;
+            mc_finding_clear(&tmp);
+        }
+    }
+    mc_report_with(MC_CLASS_COLLECTIVE_MISMATCH, NULL, h->fn, h->caller, others, others ? 1 : 0,
+                   "collective mismatch on %s (%d members) in a nonblocking collective: %s%s. This "
+                   "rank called %s",
+                   cname, h->flat_size, mc_collrec_describe(h->verdict, desc, sizeof desc), extra,
+                   h->summary);
+    free(others);
+}
+
 /* Runs the handshake as far as it can without waiting. 1 when it is done. */
 static int advance(hs_t *h)
 {
@@ -429,7 +470,16 @@ static int advance(hs_t *h)
         case HS_REDUCE:
         case HS_REDUCE2:
             h->verdict = mc_collrec_verdict(&h->all, h->inter);
-            if (!h->verdict && h->stage == HS_REDUCE && has_vexch(h)) {
+            if (!h->call) {
+                /* Nonblocking: one stage only. Its reduction was started in
+                 * the call, in call order; a second collective started now
+                 * could come before a later call's reduction on one member
+                 * and after it on another, and the shadow's collectives
+                 * would no longer match. */
+                if (h->verdict && h->flat_rank == 0)
+                    write_short_finding(h);
+                h->stage = HS_DONE;
+            } else if (!h->verdict && h->stage == HS_REDUCE && has_vexch(h)) {
                 h->stage = HS_VEXCH;
                 rc = start_vexch(h);
             } else if (h->verdict) {
@@ -498,24 +548,25 @@ static void after_verdict(hs_t *h)
 
 static int hs_ready(void *ctx) { return advance(ctx); }
 
-/* A member waits for every other member of the collective. */
-static void hs_describe(void *ctx, mc_waitfor *w, int and_mode)
+/* A member waits for every other member of the collective: one clause
+ * each, keyed with the instance (members that started it count as there). */
+static void describe_members(MPI_Comm flat, int flat_rank, int n, uint64_t key, mc_waitfor *w)
 {
-    hs_t *h = ctx;
     MPI_Group g, wg;
-    if (PMPI_Comm_group(h->flat, &g) != MPI_SUCCESS)
+    if (flat == MPI_COMM_NULL || PMPI_Comm_group(flat, &g) != MPI_SUCCESS) {
+        w->unknown = 1;
         return;
+    }
     PMPI_Comm_group(mc_st.world_dup, &wg);
-    int n = h->flat_size;
     int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
     if (in && out) {
         for (int i = 0; i < n; i++)
             in[i] = i;
         if (PMPI_Group_translate_ranks(g, n, in, wg, out) == MPI_SUCCESS) {
             for (int i = 0; i < n; i++) {
-                if (i == h->flat_rank)
+                if (i == flat_rank)
                     continue;
-                mc_waitfor_clause_key(w, h->key);
+                mc_waitfor_clause_key(w, key);
                 mc_waitfor_add(w, out[i] == MPI_UNDEFINED ? -1 : out[i]);
             }
         }
@@ -524,6 +575,50 @@ static void hs_describe(void *ctx, mc_waitfor *w, int and_mode)
     free(out);
     PMPI_Group_free(&g);
     PMPI_Group_free(&wg);
+}
+
+static void hs_describe(void *ctx, mc_waitfor *w, int and_mode)
+{
+    hs_t *h = ctx;
+    describe_members(h->flat, h->flat_rank, h->flat_size, h->key, w);
+}
+
+void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w);
+void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w)
+{
+    w->npending++;
+    describe_members(pc->flat, pc->flat_rank, pc->flat_size, key, w);
+}
+
+/* After a nonblocking collective returned its request: the engine keeps a
+ * record of it, so that waiting on it is a wait the detector sees (every
+ * completion call goes through the engine while it holds records). */
+void mc_coll_leave(mc_call *c)
+{
+    if (!c->coll_key || !mc_eng_on)
+        return;
+    const mc_coll_fn *f = mc_coll_fn_of(c->fn);
+    if (!f || f->variant != MC_VAR_NONBLOCKING || c->desc->req_out < 0)
+        return;
+    const MPI_Request *rp = c->vals[c->desc->req_out].p;
+    if (!rp || *rp == MPI_REQUEST_NULL)
+        return;
+    MPI_Comm comm;
+    if (f->comm_ptr)
+        return;
+    comm = c->vals[f->a_comm].comm;
+    mc_eng_lock();
+    mc_prec *p = mc_prec_new(*rp);
+    if (p) {
+        p->kind = MC_PR_COLL;
+        p->fn = c->fn;
+        p->active = 1;
+        p->real = *rp;
+        p->comm = comm;
+        p->coll_key = c->coll_key;
+        p->caller = c->caller;
+    }
+    mc_eng_unlock();
 }
 
 /* ---- entry ---------------------------------------------------------------- */
@@ -568,6 +663,7 @@ void mc_coll_enter(mc_call *c)
     h->npeers = pc->is_inter ? pc->remote_size : pc->size;
     h->root_arg = f->a_root >= 0 ? c->vals[f->a_root].i : -1;
     h->key = mc_collrec_mix(pc->cid, pc->coll_seq);
+    c->coll_key = h->key;
     h->caller = c->caller;
     mc_rec_build(c, f, h, &h->mine);
     mc_collrec_init(&h->all);   /* an intracommunicator's reduction fills only the first slots */

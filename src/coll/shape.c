@@ -5,6 +5,7 @@
  * Arguments are found by their mpi.h names (sendbuf, recvcounts, root, ...),
  * which the prototype list keeps.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,8 +90,16 @@ static void build(void)
             base[n -= 5] = 0;
         }
         int fam = family_of(base);
-        if (fam < 0 && variant == MC_VAR_BLOCKING && base[0] == 'I' && family_of(base + 1) >= 0) {
-            fam = family_of(base + 1);
+        if (fam < 0 && variant == MC_VAR_BLOCKING && base[0] == 'I' && base[1]) {
+            /* MPI_Ibcast: the family's name with its first letter lowered */
+            char up[64];
+            snprintf(up, sizeof up, "%s", base + 1);
+            up[0] = (char)toupper((unsigned char)up[0]);
+            if ((fam = family_of(up)) >= 0)
+                variant = MC_VAR_NONBLOCKING;
+        }
+        if (fam < 0 && (strcmp(base, "Comm_idup") == 0 || strcmp(base, "Comm_idup_with_info") == 0)) {
+            fam = family_of("Comm_dup");
             variant = MC_VAR_NONBLOCKING;
         }
         if (fam < 0 || (fam >= 0 && strcmp(families[fam].base, "Comm_create") == 0 && variant))

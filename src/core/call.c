@@ -10,6 +10,7 @@
 extern int mc_eng_on;   /* src/p2p/engine.c */
 void mc_eng_before_block(void);
 void mc_coll_enter(mc_call *c);     /* src/coll/handshake.c */
+void mc_coll_leave(mc_call *c);
 
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
 
@@ -45,6 +46,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->skip = 0;
     c->engine = 0;
     c->invalid = 0;
+    c->coll_key = 0;
     if (!mc_checking()) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */
@@ -82,6 +84,8 @@ void mc_call_leave(mc_call *c, int ok)
 {
     if (!c->skip && ok)
         mc_track_post(c);
+    if (ok && c->engine)
+        mc_coll_leave(c);
     else if (!c->skip && c->nreq_before)
         /* A completion call that returned an error (MPI_ERR_IN_STATUS, a
          * generalized request's query error) still completed the requests

@@ -66,6 +66,7 @@ typedef struct {
     int skip;                   /* 1: the checker stays out of this call */
     int engine;                 /* 1: the handshake engine makes the real call (src/p2p/) */
     int invalid;                /* an argument check failed: the checker passes no handle of it to MPI */
+    uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
 } mc_call;
 
 /* The MPI functions are the library's only exported symbols (everything else

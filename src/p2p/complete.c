@@ -21,6 +21,8 @@
 
 int mc_env_slot_done(mc_env_slot *s);
 void mc_recv_cancel(mc_prec *p);
+/* src/coll/handshake.c */
+void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w);
 
 /* Is r an inactive persistent request (or null): ignored by any/some. */
 static int inactive(MPI_Request r, mc_prec *p)
@@ -50,6 +52,11 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
     mc_waitfor_clause(w);
     if (!pc) {
         w->unknown = 1;
+        return;
+    }
+    if (p->kind == MC_PR_COLL) {
+        w->nclauses--;      /* one clause per member */
+        mc_coll_describe_members(pc, p->coll_key, w);
         return;
     }
     if (p->kind == MC_PR_PAIR) {

@@ -99,7 +99,8 @@ void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len);
 
 /* ---- requests ----------------------------------------------------------- */
 
-enum { MC_PR_SEND = 1, MC_PR_RECV = 2, MC_PR_PAIR = 3 /* MPI_Isendrecv: a send and a receive */ };
+enum { MC_PR_SEND = 1, MC_PR_RECV = 2, MC_PR_PAIR = 3 /* MPI_Isendrecv: a send and a receive */,
+       MC_PR_COLL = 4 /* a nonblocking collective: its completion waits for the members */ };
 
 typedef struct mc_prec {
     mc_obj_key key;         /* {MC_KEY_PREC, MC_BITS(user)} */
@@ -120,6 +121,7 @@ typedef struct mc_prec {
     int mode;               /* send mode */
     int relaxed;            /* strict wait given up after a potential-deadlock report */
     int err;                /* error of a real receive the engine made (returned at completion) */
+    uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
     MPI_Comm comm;
     mc_obj_key comm_key;
     int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */

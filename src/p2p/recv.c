@@ -296,6 +296,13 @@ int mc_prec_progress(mc_prec *p)
         return 1;
     if (p->kind == MC_PR_PAIR)
         return pair_progress(p);
+    if (p->kind == MC_PR_COLL) {
+        /* MPI's own request (user == real): done when MPI says so. */
+        int flag = 1;
+        if (p->real != MPI_REQUEST_NULL)
+            PMPI_Request_get_status(p->real, &flag, MPI_STATUS_IGNORE);
+        return flag;
+    }
     if (p->kind == MC_PR_SEND) {
         int flag = 1;
         if (p->real != MPI_REQUEST_NULL)
