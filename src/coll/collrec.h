@@ -28,8 +28,8 @@
 #define MC_CR_NONE INT64_MIN
 
 /* Fields. Those an intracommunicator's collective uses come first, so its
- * handshake reduces only MC_CR_INTRA_FIELDS of them (22 values instead of
- * 46). Data fields of group g: MC_CR_G(MC_CR_SEND_HASH, g); root fields of
+ * handshake reduces only MC_CR_INTRA_FIELDS of them (24 values instead of
+ * 48). Data fields of group g: MC_CR_G(MC_CR_SEND_HASH, g); root fields of
  * group g (intercommunicators only): MC_CR_RCLASS + g, ... */
 enum {
     MC_CR_KIND = 0,         /* collective family x variant (blocking, nonblocking, persistent) */
@@ -39,6 +39,7 @@ enum {
     MC_CR_NOSIG,            /* 1: some part holds MPI_PACKED or unknown types: compare bytes only */
     MC_CR_VBAD,             /* 1: a member found its part differs from what its peer expects */
     MC_CR_NOVEX,            /* 1: a member cannot take part in a v-variant's exchange (bad arguments) */
+    MC_CR_ONESTAGE,         /* 1: a member runs the reduction only (nonblocking, persistent) */
     MC_CR_SEND_HASH,        /* signature hash of one part group 0 sends */
     MC_CR_SEND_BYTES,       /* bytes of that part */
     MC_CR_RECV_HASH,        /* signature hash of one part group 0 receives */

@@ -17,6 +17,7 @@
  * and it finishes in the background (mc_coll_service, from every engine
  * wait and p2p call): a nonblocking call must not wait for the others.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,6 +409,19 @@ out:
     free(msg);
 }
 
+/* "MPI_Ibcast" from a record's kind (family x 4 + form). */
+static const char *kind_name(int64_t kind, char *buf, size_t len)
+{
+    const char *fam = mc_coll_family_name((int)(kind / 4));
+    if ((kind & 3) == MC_VAR_NONBLOCKING && strncmp(fam, "MPI_", 4) == 0)
+        snprintf(buf, len, "MPI_I%c%s", tolower((unsigned char)fam[4]), fam + 5);
+    else if ((kind & 3) == MC_VAR_PERSISTENT)
+        snprintf(buf, len, "%s_init", fam);
+    else
+        snprintf(buf, len, "%s", fam);
+    return buf;
+}
+
 /* The finding of a nonblocking collective's mismatch, from what the
  * reduction tells: this member's call, and the range of what the others
  * gave. */
@@ -417,11 +431,9 @@ static void write_short_finding(hs_t *h)
     int64_t lo, hi;
     mc_pcomm_name(h->comm, cname, sizeof cname);
     if ((h->verdict & MC_CM_KIND) && mc_collrec_get(&h->all, MC_CR_KIND, &lo, &hi)) {
-        static const char *form[] = {"", "nonblocking ", "persistent ", ""};
-        char a[64];
-        snprintf(a, sizeof a, "%s", mc_coll_family_name((int)(lo / 4)));
-        snprintf(extra, sizeof extra, " (members called %s%s and %s%s, among others)",
-                 form[lo & 3], a, form[hi & 3], mc_coll_family_name((int)(hi / 4)));
+        char a[64], b[64];
+        snprintf(extra, sizeof extra, " (members called %s and %s, among others)",
+                 kind_name(lo, a, sizeof a), kind_name(hi, b, sizeof b));
     } else if ((h->verdict & MC_CM_ROOT) && mc_collrec_get(&h->all, MC_CR_ROOT, &lo, &hi)) {
         snprintf(extra, sizeof extra, " (roots from %lld to %lld)", (long long)lo, (long long)hi);
     } else if ((h->verdict & MC_CM_SIZE) && mc_collrec_get(&h->all, MC_CR_SEND_BYTES, &lo, &hi)) {
@@ -429,7 +441,12 @@ static void write_short_finding(hs_t *h)
     }
     mc_call_text ct;
     memset(&ct, 0, sizeof ct);
-    mc_report_fill_call_vals(&ct, h->fn, h->vals, h->nvals, h->pcs, (size_t)h->npcs);
+    if (h->call) {
+        summarize(h, h->call);
+        mc_report_fill_call(&ct, h->call);
+    } else {
+        mc_report_fill_call_vals(&ct, h->fn, h->vals, h->nvals, h->pcs, (size_t)h->npcs);
+    }
     ct.rank = mc_st.world_rank;
     mc_call_text *others = malloc(sizeof *others);
     if (others)
@@ -442,11 +459,20 @@ static void write_short_finding(hs_t *h)
         }
     }
     mc_report_with(MC_CLASS_COLLECTIVE_MISMATCH, NULL, h->fn, h->caller, others, others ? 1 : 0,
-                   "collective mismatch on %s (%d members) in a nonblocking collective: %s%s. This "
-                   "rank called %s",
+                   "collective mismatch on %s (%d members) involving a nonblocking or persistent "
+                   "collective: %s%s. This rank called %s",
                    cname, h->flat_size, mc_collrec_describe(h->verdict, desc, sizeof desc), extra,
                    h->summary);
     free(others);
+}
+
+/* Whether the handshake ends with its first reduction: when any member's
+ * call is nonblocking or persistent (decided from the combined record, so
+ * all members agree even when blocking meets nonblocking). */
+static int one_stage(const hs_t *h)
+{
+    int64_t lo, hi;
+    return mc_collrec_get(&h->all, MC_CR_ONESTAGE, &lo, &hi) && hi > 0;
 }
 
 /* Runs the handshake as far as it can without waiting. 1 when it is done. */
@@ -470,7 +496,7 @@ static int advance(hs_t *h)
         case HS_REDUCE:
         case HS_REDUCE2:
             h->verdict = mc_collrec_verdict(&h->all, h->inter);
-            if (!h->call) {
+            if (one_stage(h)) {
                 /* Nonblocking: one stage only. Its reduction was started in
                  * the call, in call order; a second collective started now
                  * could come before a later call's reduction on one member
@@ -673,6 +699,8 @@ void mc_coll_enter(mc_call *c)
     if (vshape && (c->invalid || !h->vsend || !h->vrecv))
         mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     int blocking = f->variant == MC_VAR_BLOCKING;
+    if (!blocking)
+        mc_collrec_put(&h->mine, MC_CR_ONESTAGE, 1);
     if (!blocking) {
         /* Everything a later report needs, taken now. */
         summarize(h, c);
