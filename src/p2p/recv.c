@@ -126,19 +126,48 @@ static void mirror_done(mc_prec *p, const MPI_Status *st)
  * - a specific-source one at the head of the queue, as it is: nothing
  *   before it is left to compete for its messages.
  * A wildcard-source one whose mirror has nothing yet keeps its place. */
+#define DRIVE_BATCH 64
+
+/* Tests the mirrors of the queue in one PMPI_Testsome per DRIVE_BATCH
+ * records: every MPI test call runs the progress engine (and, with Open
+ * MPI on oversubscribed cores, yields the CPU), so testing them one by one
+ * made each service cost as many progress calls as held-back receives. */
+static void test_queued_mirrors(mc_pcomm *pc)
+{
+    mc_prec *batch[DRIVE_BATCH];
+    MPI_Request reqs[DRIVE_BATCH];
+    MPI_Status sts[DRIVE_BATCH];
+    int idx[DRIVE_BATCH];
+    mc_prec *q = pc->dq_head;
+    while (q) {
+        int n = 0;
+        for (; q && n < DRIVE_BATCH; q = q->dq_next)
+            if (!q->cancelled && q->mirror != MPI_REQUEST_NULL) {
+                batch[n] = q;
+                reqs[n++] = q->mirror;
+            }
+        if (!n)
+            return;
+        int out = 0;
+        /* On MPI_ERR_IN_STATUS the completed ones are still listed. */
+        int rc = PMPI_Testsome(n, reqs, &out, idx, sts);
+        if ((rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) || out == MPI_UNDEFINED)
+            continue;
+        for (int k = 0; k < out; k++) {
+            mc_prec *r = batch[idx[k]];
+            r->mirror = MPI_REQUEST_NULL;
+            mirror_done(r, &sts[k]);
+        }
+    }
+}
+
 static void drive_comm(mc_pcomm *pc)
 {
+    test_queued_mirrors(pc);
     mc_prec **pp = &pc->dq_head, *prev = NULL;
     while (*pp) {
         mc_prec *q = *pp;
         int post = 0, source = q->peer, tag = q->tag;
-        if (!q->cancelled && q->mirror != MPI_REQUEST_NULL) {
-            int flag = 0;
-            MPI_Status st;
-            PMPI_Test(&q->mirror, &flag, &st);
-            if (flag)
-                mirror_done(q, &st);
-        }
         if (q->cancelled || q->mirror_cancelled) {
             q->cancelled = 1;
             post = 1;
