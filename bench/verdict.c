@@ -8,10 +8,12 @@
  *                    collective); at 2 ranks the same as ring's shape
  *   verdict ok       the ring done right (MPI_Sendrecv): the job's start-up
  *                    and shut-down time, to subtract
- * Each rank prints nothing; scripts/bench verdict times the whole job under
- * mpicheck --timeout=1 and subtracts the ok run and the timeout.
+ * Rank 0 prints "verdict: hang starts" after a barrier, just before the
+ * hang; scripts/bench verdict times from that line to the checker's
+ * "mpicheck: ERROR deadlock" line under --timeout=1 (and the job's end).
  */
 #include <mpi.h>
+#include <stdio.h>
 #include <string.h>
 
 int main(int argc, char **argv)
@@ -23,6 +25,11 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "ok";
     int left = (rank + size - 1) % size, right = (rank + 1) % size;
     MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        /* When the hang starts, for whoever times the report. */
+        printf("verdict: hang starts\n");
+        fflush(stdout);
+    }
     if (strcmp(what, "ring") == 0) {
         MPI_Recv(&x, 1, MPI_INT, left, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Send(&y, 1, MPI_INT, right, 0, MPI_COMM_WORLD);

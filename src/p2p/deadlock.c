@@ -32,6 +32,7 @@
 #define TAG_QUERY 7101
 #define TAG_REPLY 7102
 #define TAG_RELAX 7103
+#define TAG_HINT 7104     /* "you lead a deadlock I found: detect now" */
 #define REPLY_MAGIC 0x4d43444cu
 #define DETAILS_MAX 6000
 
@@ -43,6 +44,8 @@ static void *w_ctx;
 static int w_blocked;
 static int w_epoch;
 int mc_dl_relax;                /* a relax message came for the current wait */
+static double deferred_until;   /* a lower rank's detection is under way */
+static double now_s(void);
 int mc_dl_release_epoch;
 
 #define RELAXED_SITES 64
@@ -212,6 +215,12 @@ void mc_dl_service(void)
         int q[3];
         PMPI_Recv(q, 3, MPI_INT, st.MPI_SOURCE, TAG_QUERY, mc_st.world_dup, MPI_STATUS_IGNORE);
         answer(q[0], st.MPI_SOURCE, q[1]);
+        /* A lower rank is running a detection that reaches this rank: let
+         * it finish instead of starting a second one (with every rank of a
+         * large deadlock detecting at once, the queries crowd each other
+         * out). If this rank is the one to report, it still does, later. */
+        if (st.MPI_SOURCE < mc_st.world_rank)
+            deferred_until = now_s() + 2 * (mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0) + 0.2;
     }
     for (;;) {
         int flag = 0;
@@ -228,8 +237,24 @@ void mc_dl_service(void)
                 relaxed_sites[nrelaxed_sites++] = w_call->caller;
         }
     }
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_HINT, mc_st.world_dup, &flag, &st);
+        if (!flag)
+            break;
+        int h = 0;
+        PMPI_Recv(&h, 1, MPI_INT, st.MPI_SOURCE, TAG_HINT, mc_st.world_dup, MPI_STATUS_IGNORE);
+        deferred_until = 0;
+    }
     if (outgoing)
         reap_outgoing();
+}
+
+int mc_dl_deferred(void);
+int mc_dl_deferred(void)
+{
+    return now_s() < deferred_until;
 }
 
 /* ---- asking ----------------------------------------------------------------- */
@@ -523,8 +548,14 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
      * which every detecting rank finds the same (a rank that only waits on
      * the cycle, e.g. in MPI_Finalize, sees more of the graph but the same
      * cycle). */
-    if (cycle_leader(nodes, released) != me)
+    int leader = cycle_leader(nodes, released);
+    if (leader != me) {
+        if (leader >= 0) {      /* it may be waiting for this detection: tell it to go */
+            int h = 1;
+            send_bytes(&h, (int)sizeof h, leader, TAG_HINT);
+        }
         goto out;
+    }
     /* Second round, after a pause: the same ranks in the same waits. */
     struct timespec pause = {0, 50000000};
     nanosleep(&pause, NULL);

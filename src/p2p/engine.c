@@ -349,11 +349,17 @@ static int only_acks_missing(mc_describe_fn describe, void *ctx)
     return only;
 }
 
+int mc_dl_deferred(void);
+
 void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
     if (ready(ctx))
         return;
-    double start = now_s(), next_detect = start + mc_st.cfg.timeout_s;
+    /* Higher ranks start a little later (5 ms per rank, at most 0.3 s):
+     * when many ranks hang at once, the lowest one's detection reaches the
+     * others first and they leave the work to it. */
+    double start = now_s(),
+           next_detect = start + mc_st.cfg.timeout_s + 0.005 * (mc_st.world_rank % 64);
     unsigned long spins = 0;
     int inconclusive = 0;
     mc_dl_set_waiting(c, ready, describe, ctx);
@@ -369,7 +375,9 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
         if (spins > 64) {
             mc_dl_service();
             double t = now_s();
-            if (t >= next_detect) {
+            if (t >= next_detect && mc_dl_deferred()) {
+                next_detect = t + 0.05;     /* a lower rank is detecting */
+            } else if (t >= next_detect) {
                 mc_eng_unlock();
                 int released = mc_dl_detect(c, describe, ctx);
                 mc_eng_lock();
