@@ -27,7 +27,7 @@
 
 typedef enum {
     K_TIMEOUT, K_MODE, K_REPORT, K_SARIF, K_MPI, K_LAUNCHER,
-    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_DIR, K_COLOR
+    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_GRAPH, K_DIR, K_COLOR
 } setting_kind;
 
 /* The public options first (in the order --help lists them), then the
@@ -50,6 +50,7 @@ static const struct {
      "expected an integer from 0 to 255"},
     {"abort-on-deadlock", "MPICHECK_ABORT_ON_DEADLOCK", K_ABORT_ON_DEADLOCK,
      "expected yes or no (also true/false, 1/0, on/off)"},
+    {"graph", "MPICHECK_GRAPH", K_GRAPH, "expected a file name"},
     {"dir", "MPICHECK_DIR", K_DIR, "expected a directory name"},
     {"color", "MPICHECK_COLOR", K_COLOR, "expected 0 or 1"},
 };
@@ -75,6 +76,7 @@ void mc_config_clear(mc_config *cfg)
 {
     free(cfg->report_path);
     free(cfg->sarif_path);
+    free(cfg->graph_path);
     free(cfg->launcher);
     free(cfg->dir);
     mc_config_defaults(cfg);
@@ -215,10 +217,12 @@ static int apply(mc_config *cfg, int idx, const char *value, const char *where,
         break;
     case K_REPORT:
     case K_SARIF:
+    case K_GRAPH:
     case K_LAUNCHER:
     case K_DIR: {
         char **slot = settings[idx].kind == K_REPORT ? &cfg->report_path
                     : settings[idx].kind == K_SARIF ? &cfg->sarif_path
+                    : settings[idx].kind == K_GRAPH ? &cfg->graph_path
                     : settings[idx].kind == K_LAUNCHER ? &cfg->launcher
                     : &cfg->dir;
         if (*value == '\0')

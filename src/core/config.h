@@ -12,6 +12,7 @@
  *   --launcher=CMD           MPICHECK_LAUNCHER           default: matching mpirun
  *   --error-exitcode=N       MPICHECK_ERROR_EXITCODE     0..255, default 3
  *   --abort-on-deadlock=yes|no MPICHECK_ABORT_ON_DEADLOCK default yes
+ *   --graph=FILE             MPICHECK_GRAPH              DOT file of a deadlock's wait-for graph
  * Internal (set by the launcher for the ranks; documented in docs/usage.md):
  *   MPICHECK_DIR             directory for the per-rank report parts
  *   MPICHECK_COLOR           1 to color the text report
@@ -29,6 +30,7 @@ typedef struct {
     mc_mode mode;
     char *report_path;      /* NULL: none */
     char *sarif_path;       /* NULL: none */
+    char *graph_path;       /* NULL: none */
     mc_mpi_flavor mpi;      /* MC_MPI_UNKNOWN: detect */
     char *launcher;         /* NULL: the matching mpirun */
     int error_exitcode;

@@ -21,7 +21,7 @@
 /* Our value-taking options, in --help order. */
 static const char *const value_opts[] = {
     "timeout", "mode", "report", "sarif", "mpi", "launcher",
-    "error-exitcode", "abort-on-deadlock",
+    "error-exitcode", "abort-on-deadlock", "graph",
 };
 #define NVALUE_OPTS (sizeof value_opts / sizeof value_opts[0])
 
@@ -198,11 +198,11 @@ void mc_args_usage(FILE *out)
 "Options (before the launcher arguments; each also has an environment\n"
 "variable, which the option overrides; --NAME VALUE works too):\n"
 "  --timeout=SECONDS         MPICHECK_TIMEOUT            default 10\n"
-"      seconds a blocked call waits before deadlock detection starts (0 < s <= 86400);\n"
-"      accepted now, used once deadlock detection lands\n"
+"      seconds a blocked call (point-to-point, collective, MPI_Finalize) waits before\n"
+"      deadlock detection starts (0 < s <= 86400); only proven deadlocks are reported\n"
 "  --mode=strict|fast        MPICHECK_MODE               default strict\n"
 "      strict: sends wait for a matching receive (finds potential deadlocks);\n"
-"      fast: they do not; accepted now, used once the send handshakes land\n"
+"      fast: they do not (cheaper; no potential-deadlock findings)\n"
 "  --report=FILE             MPICHECK_REPORT             default: none\n"
 "      write the job's findings as JSON to FILE (- for stdout)\n"
 "  --sarif=FILE              MPICHECK_SARIF              default: none\n"
@@ -214,7 +214,11 @@ void mc_args_usage(FILE *out)
 "  --error-exitcode=N        MPICHECK_ERROR_EXITCODE     default 3\n"
 "      exit status when errors were found (0..255)\n"
 "  --abort-on-deadlock=yes|no MPICHECK_ABORT_ON_DEADLOCK default yes\n"
-"      abort the job once a deadlock has been reported (with deadlock detection)\n"
+"      end the job after reporting a deadlock, or a collective mismatch MPI cannot\n"
+"      survive; no: leave it to MPI\n"
+"  --graph=FILE              MPICHECK_GRAPH              default: none\n"
+"      write a deadlock's wait-for graph to FILE (Graphviz DOT), and FILE.svg when\n"
+"      graphviz's dot is installed\n"
 "  -h, --help                this text\n"
 "  --version                 print the version\n"
 "  --                        end of mpicheck's options\n"

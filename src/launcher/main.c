@@ -11,11 +11,13 @@
 #define _GNU_SOURCE /* POSIX/GNU calls (strndup, realpath...) even under -std=c11 */
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -94,6 +96,50 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
                 "checked there\n", doc->job.nprocs - (int)doc->ndone, doc->job.nprocs);
 }
 
+/* --graph=FILE: the deadlock's wait-for graph, which the reporting rank left
+ * in the part directory, goes to FILE, and FILE.svg when dot is there. */
+static int copy_graph(const char *dir, const char *to)
+{
+    char from[PATH_MAX + 32];
+    snprintf(from, sizeof from, "%s/deadlock.dot", dir);
+    FILE *in = fopen(from, "r");
+    if (!in) {
+        fprintf(stderr, "mpicheck: no deadlock was found: no graph written to %s\n", to);
+        return 0;
+    }
+    FILE *out = fopen(to, "w");
+    if (!out) {
+        fprintf(stderr, "mpicheck: cannot write the graph %s: %s\n", to, strerror(errno));
+        fclose(in);
+        return -1;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    fclose(in);
+    if (fclose(out) != 0) {
+        fprintf(stderr, "mpicheck: cannot write the graph %s: %s\n", to, strerror(errno));
+        return -1;
+    }
+    char svg[PATH_MAX + 8];
+    snprintf(svg, sizeof svg, "%s.svg", to);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDERR_FILENO);
+        execlp("dot", "dot", "-Tsvg", to, "-o", svg, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        fprintf(stderr, "mpicheck: deadlock graph: %s (and %s)\n", to, svg);
+    else
+        fprintf(stderr, "mpicheck: deadlock graph: %s (install graphviz for an SVG)\n", to);
+    return 0;
+}
+
 /* Merges the parts, reports, and computes the exit code. */
 static int finish(const char *dir, const mc_config *cfg, int job_code)
 {
@@ -135,6 +181,8 @@ static int finish(const char *dir, const mc_config *cfg, int job_code)
         /* Like valgrind, --error-exitcode=0 means: keep the job's own status. */
         code = errors > 0 && cfg->error_exitcode != 0 ? cfg->error_exitcode : job_code;
     }
+    if (cfg->graph_path && copy_graph(dir, cfg->graph_path) != 0)
+        write_failed = 1;
     if (code == 0 && write_failed)
         code = 2;
     mc_report_doc_clear(&doc);

@@ -506,6 +506,58 @@ static void describe_node(char *out, size_t cap, const node *all, const node *n,
     }
 }
 
+/* The deadlocked ranks as a Graphviz digraph, into this rank's part
+ * directory ("deadlock.dot"), which the launcher copies to --graph=FILE.
+ * Node labels: the rank, its call, file:line; an edge: "waits for". */
+static void write_dot(node *nodes, const char *released, mc_call_text *calls, size_t ncalls,
+                      int potential)
+{
+    if (!mc_st.part_dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/deadlock.dot", mc_st.part_dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    int p = mc_st.world_size;
+    fprintf(f, "digraph %s {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+            potential ? "potential_deadlock" : "deadlock");
+    fprintf(f, "  label=\"%s (ranks in MPI_COMM_WORLD); an arrow: waits for\";\n",
+            potential ? "potential deadlock" : "deadlock");
+    size_t k = 0;
+    for (int r = 0; r < p; r++) {
+        if (released[r])
+            continue;
+        const mc_call_text *ct = k < ncalls ? &calls[k] : NULL;
+        k++;
+        const char *file = NULL;
+        int line = 0;
+        for (size_t i = 0; ct && i < ct->nframes && !file; i++)
+            if (ct->stack[i].file) {
+                file = ct->stack[i].file;
+                line = ct->stack[i].line;
+            }
+        const char *base = file ? strrchr(file, '/') : NULL;
+        base = base ? base + 1 : file;
+        char where[256] = "";
+        if (base)
+            snprintf(where, sizeof where, "\\n%s:%d", base, line);
+        /* Names and paths come from the program: keep quotes out. */
+        for (char *c = where; *c; c++)
+            if (*c == '"')
+                *c = '\'';
+        fprintf(f, "  r%d [label=\"rank %d\\n%s%s\"];\n", r, r, ct && ct->call ? ct->call : "?", where);
+    }
+    mc_wg_node *g = graph_of(nodes);
+    for (int v = 0; g && v < p; v++)
+        for (int w = 0; !released[v] && w < p; w++)
+            if (!released[w] && mc_wg_waits_for(g, p, v, w, released))
+                fprintf(f, "  r%d -> r%d;\n", v, w);
+    free(g);
+    fprintf(f, "}\n");
+    fclose(f);
+}
+
 static int detect_counter;
 
 int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
@@ -584,6 +636,8 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
             describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
             k++;
         }
+        if (calls && msg)
+            write_dot(nodes, released, calls, k, potential);
         if (calls && msg) {
             /* This rank's own call goes first, with its stack taken here. */
             for (size_t i = 0; i < k; i++) {

@@ -83,6 +83,13 @@ static int edge(const mc_wg_node *nodes, int n, int v, int w, const char *releas
     return 0;
 }
 
+int mc_wg_waits_for(const mc_wg_node *nodes, int n, int v, int w, const char *released)
+{
+    if (v < 0 || v >= n || w < 0 || w >= n || v == w)
+        return 0;
+    return edge(nodes, n, v, w, released);
+}
+
 int mc_wg_cycle_leader(const mc_wg_node *nodes, int n, const char *released)
 {
     char *seen = malloc((size_t)n);

@@ -47,4 +47,8 @@ void mc_wg_released(const mc_wg_node *nodes, int n, int relax, char *released);
  * saw, so the deadlock is reported once. */
 int mc_wg_cycle_leader(const mc_wg_node *nodes, int n, const char *released);
 
+/* Whether rank v waits directly for rank w, which is not released (an edge
+ * of the wait-for graph drawn in reports). */
+int mc_wg_waits_for(const mc_wg_node *nodes, int n, int v, int w, const char *released);
+
 #endif
