@@ -47,6 +47,10 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->engine = 0;
     c->invalid = 0;
     c->coll_key = 0;
+    mc_st.last_fn = fn;
+    mc_st.last_caller = caller;
+    if (fn == MC_FN_MPI_Abort)
+        mc_st.aborting = 1;
     if (!mc_checking()) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */

@@ -18,7 +18,7 @@
 
 extern char **environ;
 
-mc_state mc_st = {.world_rank = -1, .world_size = -1, .thread_level = MPI_THREAD_SINGLE,
+mc_state mc_st = {.world_rank = -1, .world_size = -1, .last_fn = -1, .thread_level = MPI_THREAD_SINGLE,
                   .tag_ub = 32767, .cfg_ok = 1};
 pthread_mutex_t mc_table_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -73,6 +73,7 @@ void mc_keep_preload_from_children(void)
 }
 
 static void exit_with_error_code(void);
+void mc_rank_exit_install(void);   /* rank_exit.c */
 
 __attribute__((constructor)) static void mc_boot(void)
 {
@@ -173,6 +174,7 @@ void mc_runtime_after_init(int provided)
     mc_keep_preload_from_children();
     mc_st.phase = MC_PHASE_RUNNING;
     mc_eng_start();
+    mc_rank_exit_install();
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
     /* Several threads of a rank may wait at once: "this rank is blocked"

@@ -32,6 +32,9 @@ typedef struct {
     int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
     int sessions_open;      /* sessions open now */
     int finalizing;         /* MPI_Finalize has started */
+    int aborting;           /* MPI_Abort was called (by the program or the checker) */
+    int last_fn;            /* the last MPI call this process made (-1: none) ... */
+    const void *last_caller;    /* ... and where from */
     int spawned;            /* started by MPI_Comm_spawn: world ranks repeat the parents' */
     MPI_Comm world_dup;     /* the checker's private copy of MPI_COMM_WORLD */
 } mc_state;

@@ -51,6 +51,10 @@ static const struct {
     [MC_CLASS_CALL_ORDER] = {"call-order",
         "MPI calls were made in an invalid order, such as before MPI_Init or "
         "after MPI_Finalize."},
+    [MC_CLASS_RANK_EXIT] = {"rank-exit",
+        "A rank ended while the job ran: killed by a signal (a crash) or "
+        "exited without calling MPI_Finalize; the other ranks may wait for it "
+        "forever."},
 };
 
 const char *mc_class_name(mc_class cls)
@@ -131,6 +135,7 @@ static const mc_severity default_level[MC_CLASS_COUNT_] = {
     [MC_CLASS_INTERCOMM_MISMATCH] = MC_SEV_ERROR,
     [MC_CLASS_INTERCOMM_NONUNIFORM] = MC_SEV_ERROR,
     [MC_CLASS_CALL_ORDER] = MC_SEV_ERROR,
+    [MC_CLASS_RANK_EXIT] = MC_SEV_ERROR,
 };
 
 mc_severity mc_class_default_severity(mc_class cls)

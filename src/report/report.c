@@ -356,6 +356,7 @@ void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, in
 
 void mc_report_abort_job(const char *why)
 {
+    mc_st.aborting = 1;
     if (mc_st.part)
         fflush(mc_st.part);
     fprintf(stderr, "mpicheck: aborting the job after the %s\n", why);
