@@ -40,7 +40,7 @@ static void report(const char *how)
         return;
     mc_report_fill_call_vals(ct, mc_st.last_fn >= 0 ? mc_st.last_fn : MC_FN_MPI_Init, NULL, 0, pcs, n);
     free(ct->call);
-    ct->call = strdup("(where the rank ended)");
+    ct->call = strdup(how[0] == 'w' ? "signal handler" : "exit");
     ct->rank = mc_st.world_rank;
     char last[512] = "none";
     if (mc_st.last_fn >= 0) {

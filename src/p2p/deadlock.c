@@ -524,12 +524,13 @@ static void write_dot(node *nodes, const char *released, mc_call_text *calls, si
             potential ? "potential_deadlock" : "deadlock");
     fprintf(f, "  label=\"%s (ranks in MPI_COMM_WORLD); an arrow: waits for\";\n",
             potential ? "potential deadlock" : "deadlock");
-    size_t k = 0;
     for (int r = 0; r < p; r++) {
         if (released[r])
             continue;
-        const mc_call_text *ct = k < ncalls ? &calls[k] : NULL;
-        k++;
+        const mc_call_text *ct = NULL;
+        for (size_t i = 0; i < ncalls && !ct; i++)
+            if (calls[i].rank == r)
+                ct = &calls[i];
         const char *file = NULL;
         int line = 0;
         for (size_t i = 0; ct && i < ct->nframes && !file; i++)
@@ -556,6 +557,66 @@ static void write_dot(node *nodes, const char *released, mc_call_text *calls, si
     free(g);
     fprintf(f, "}\n");
     fclose(f);
+}
+
+/* The deadlocked ranks in the order a reader follows them: the cycle
+ * through the leader first (each rank waits for the next, the last for the
+ * leader), then the ranks that only wait on it, ascending. */
+static int cycle_order(node *nodes, const char *released, int leader, int *order)
+{
+    int p = mc_st.world_size, n = 0;
+    mc_wg_node *g = graph_of(nodes);
+    int *parent = malloc((size_t)p * sizeof *parent), *queue = malloc((size_t)p * sizeof *queue);
+    char *in = calloc((size_t)p, 1);
+    if (g && parent && queue && in && leader >= 0) {
+        /* Shortest path from the leader back to itself (BFS over edges). */
+        for (int r = 0; r < p; r++)
+            parent[r] = -2;
+        int head = 0, tail = 0, found = -1;
+        for (int w = 0; w < p && found < 0; w++)
+            if (!released[w] && mc_wg_waits_for(g, p, leader, w, released)) {
+                parent[w] = leader;
+                queue[tail++] = w;
+                if (w == leader)
+                    found = w;
+            }
+        while (head < tail && found < 0) {
+            int u = queue[head++];
+            for (int w = 0; w < p; w++) {
+                if (released[w] || !mc_wg_waits_for(g, p, u, w, released))
+                    continue;
+                if (w == leader) {
+                    found = u;
+                    break;
+                }
+                if (parent[w] == -2) {
+                    parent[w] = u;
+                    queue[tail++] = w;
+                }
+            }
+        }
+        if (found >= 0) {
+            /* found is the last rank before the leader: walk back. */
+            int len = 0;
+            for (int u = found; u != leader && len < p; u = parent[u])
+                queue[len++] = u;
+            order[n++] = leader;
+            in[leader] = 1;
+            for (int i = len - 1; i >= 0; i--)
+                if (!in[queue[i]]) {
+                    order[n++] = queue[i];
+                    in[queue[i]] = 1;
+                }
+        }
+    }
+    for (int r = 0; r < p; r++)
+        if (!released[r] && !(in && in[r]))
+            order[n++] = r;
+    free(g);
+    free(parent);
+    free(queue);
+    free(in);
+    return n;
 }
 
 static int detect_counter;
@@ -628,14 +689,36 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
             n += !released[r];
         mc_call_text *calls = calloc((size_t)n, sizeof *calls);
         char *msg = calloc(1, 8192);
+        char buffered[1024] = "";   /* potential: the sends MPI buffered */
         size_t k = 0;
-        for (int r = 0; r < p && calls && msg; r++) {
-            if (released[r])
-                continue;
+        int *order = malloc((size_t)p * sizeof *order);
+        int norder = order ? cycle_order(nodes, released, leader, order) : 0;
+        for (int oi = 0; oi < norder && calls && msg; oi++) {
+            int r = order[oi];
             mc_calltext_parse(again[r].details ? again[r].details : "", r, &calls[k]);
             describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
+            if (potential && nodes[r].h.relaxable) {
+                const mc_call_text *ct = &calls[k];
+                const char *file = NULL;
+                int line = 0;
+                for (size_t i = 0; i < ct->nframes && !file; i++)
+                    if (ct->stack[i].file) {
+                        file = ct->stack[i].file;
+                        line = ct->stack[i].line;
+                    }
+                const char *base = file ? strrchr(file, '/') : NULL;
+                base = base ? base + 1 : file;
+                size_t len = strlen(buffered);
+                if (base)
+                    snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s at %s:%d",
+                             len ? ", " : "", r, ct->call ? ct->call : "send", base, line);
+                else
+                    snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s", len ? ", " : "",
+                             r, ct->call ? ct->call : "send");
+            }
             k++;
         }
+        free(order);
         if (calls && msg)
             write_dot(nodes, released, calls, k, potential);
         if (calls && msg) {
@@ -656,9 +739,9 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
                                "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
                                "MPI did not buffer their standard-mode sends (strict mode: a send "
                                "completes when its receive is posted): %s. The program goes on "
-                               "only because MPI buffered the send(s) of the rank(s) waiting for "
-                               "an acknowledgment; with larger messages or another MPI it hangs",
-                               n, msg);
+                               "only because MPI buffered %s; with larger messages or another MPI "
+                               "it hangs",
+                               n, msg, buffered[0] ? buffered : "the sends of the ranks waiting for an acknowledgment");
             else
                 mc_report_with(MC_CLASS_DEADLOCK, w_call ? w_call : c, 0, NULL, calls, k,
                                "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
