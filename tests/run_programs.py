@@ -3,17 +3,23 @@
 
 Usage:
   run_programs.py --flavor openmpi|mpich --mpicc CMD --mpicheck PATH
-                  --builddir DIR [--schema FILE] [--jobs N] [PATTERN...]
+                  --builddir DIR [--schema FILE] [--sarif-schema FILE]
+                  [--jobs N] [PATTERN...]
 
 Every tests/programs/*.c starts with a header line
 
-  /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich] */
+  /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
+     [RANKS: r,r,...] */
+
+(on one line). RANKS, only with EXPECT <class>, lists world ranks separated
+by commas, without spaces (RANKS: 1,4,6).
 
 The program is compiled with CMD (-g -O0 -Wall) into DIR/<flavor>/ (only when
 the source is newer than the executable) and run as
 
   timeout -k 5 120 PATH --timeout=<TIMEOUT or 2> --mode=<MODE or strict>
-          --report=<tmp>/report.json -- <launcher args> -np <n> <exe>
+          --report=<tmp>/report.json [--sarif=<tmp>/report.sarif]
+          -- <launcher args> -np <n> <exe>
 
 (launcher args: --oversubscribe for openmpi, none for mpich). A program whose
 FLAVOR is the other flavor is not run and not counted.
@@ -21,12 +27,22 @@ FLAVOR is the other flavor is not run and not counted.
 Verdict for EXPECT <class>: the report exists and is valid JSON, some finding
 has that class, stderr contains "mpicheck: ERROR <class>" or
 "mpicheck: WARNING <class>", and the exit code is 3 when the report holds an
-error finding, 0 otherwise. For EXPECT OK: the report exists, has no findings,
-the exit code is 0 and stderr has no "mpicheck: ERROR"/"mpicheck: WARNING".
-Either way, a line on stderr starting with "TEST FAILED:" (a program's own
-check of its results) fails the test.
+error finding, 0 otherwise. With RANKS, some finding of that class must also
+have "ranks" exactly equal to the listed set (no more, no fewer ranks). For
+EXPECT OK: the report exists, has no findings, the exit code is 0 and stderr
+has no "mpicheck: ERROR"/"mpicheck: WARNING". Either way, a line on stderr
+starting with "TEST FAILED:" (a program's own check of its results) fails the
+test.
 With --schema (and the jsonschema module installed) each report is also
 validated against the schema.
+With --sarif-schema (the official SARIF 2.1.0 JSON schema, draft 2020-12),
+every run also writes --sarif=<tmp>/report.sarif, and the test also needs:
+the log exists, is valid JSON and (with jsonschema installed) valid against
+that schema; its results match the report's findings one to one, in order
+(ruleId = class, level = severity), each ruleIndex names the rule with that
+id; for EXPECT <class> some result has ruleId <class> and the level of that
+class's findings in the report ("error" for an error class); for EXPECT OK
+there is no result.
 
 A PATTERN selects programs by file name: a shell glob ("invalid_argument_*")
 matched against the name with or without ".c", or, without glob characters, a
@@ -72,7 +88,8 @@ OPENMPI_ENV = {
 HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
-KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR"}
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS"}
+RANKS_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
 
 print_lock = threading.Lock()
 
@@ -82,7 +99,7 @@ class HeaderError(Exception):
 
 
 def parse_header(path):
-    """Returns a dict with expect, np, mode, timeout, flavor (None when absent)."""
+    """Returns a dict with expect, np, mode, timeout, flavor, ranks (None when absent)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         first = f.readline().rstrip("\n")
     m = HEADER_RE.match(first)
@@ -93,7 +110,9 @@ def parse_header(path):
     pairs = KEY_RE.findall(text)
     # Everything in the header must be KEY: value pairs.
     if KEY_RE.sub("", text).strip():
-        raise HeaderError("unparsable header text: %r" % first)
+        raise HeaderError("unparsable header text: %r%s" % (
+            first, " (RANKS: ranks separated by commas, no spaces)"
+            if "RANKS:" in text else ""))
     fields = {}
     for key, value in pairs:
         if key not in KNOWN_KEYS:
@@ -125,8 +144,19 @@ def parse_header(path):
     flavor = fields.get("FLAVOR")
     if flavor is not None and flavor not in ("openmpi", "mpich"):
         raise HeaderError("FLAVOR must be openmpi or mpich, not %r" % flavor)
+    ranks = fields.get("RANKS")
+    if ranks is not None:
+        if expect == "OK":
+            raise HeaderError("RANKS needs EXPECT <class>, not EXPECT OK")
+        if not RANKS_RE.match(ranks):
+            raise HeaderError("RANKS must be world ranks separated by commas "
+                              "(RANKS: 1,4,6), not %r" % ranks)
+        listed = [int(r) for r in ranks.split(",")]
+        if len(set(listed)) != len(listed):
+            raise HeaderError("RANKS lists a rank twice: %r" % ranks)
+        ranks = sorted(listed)
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
-            "flavor": flavor}
+            "flavor": flavor, "ranks": ranks}
 
 
 def matches(name, patterns):
@@ -216,7 +246,61 @@ def stderr_has(stderr, cls=None):
                      stderr) is not None
 
 
-def judge(res, hdr, rc, stderr, report_path, validator):
+def judge_sarif(reasons, expect, sarif_path, validator, findings):
+    """The SARIF log (--sarif-schema): valid, and saying what the report says.
+    findings is None when the job report is unusable."""
+    if not os.path.exists(sarif_path):
+        reasons.append("no SARIF log written (%s)" % sarif_path)
+        return
+    try:
+        with open(sarif_path, encoding="utf-8") as f:
+            log = json.load(f)
+    except (ValueError, UnicodeDecodeError) as e:
+        reasons.append("SARIF log is not valid JSON: %s" % e)
+        return
+    if validator is not None:
+        errors = sorted(validator.iter_errors(log), key=lambda e: list(e.absolute_path))
+        for e in errors[:5]:
+            where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+            msg = e.message if len(e.message) <= 300 else e.message[:300] + "..."
+            reasons.append("SARIF log fails the SARIF 2.1.0 schema at %s: %s" % (where, msg))
+        if len(errors) > 5:
+            reasons.append("... and %d more SARIF schema violations" % (len(errors) - 5))
+        if errors:
+            return
+    try:
+        run = log["runs"][0]
+        results = run.get("results", [])
+        rules = run["tool"]["driver"].get("rules", [])
+        got = [(r.get("ruleId"), r.get("level", "warning")) for r in results]
+        for i, r in enumerate(results):
+            idx = r.get("ruleIndex")
+            if idx is not None and not (0 <= idx < len(rules) and rules[idx].get("id") == r.get("ruleId")):
+                reasons.append("SARIF result %d: ruleIndex %s does not name rule %s"
+                               % (i, idx, r.get("ruleId")))
+    except (KeyError, IndexError, TypeError, AttributeError) as e:
+        reasons.append("SARIF log has no usable runs[0].results / tool.driver: %r" % e)
+        return
+    shown = ", ".join("%s(%s)" % g for g in got) or "none"
+    if expect == "OK":
+        if results:
+            reasons.append("expected no SARIF results, the log has %d: %s" % (len(results), shown))
+        return
+    levels = {f.get("severity") for f in findings or [] if f.get("class") == expect} \
+        or {"error", "warning"}
+    if not any(rule == expect and level in levels for rule, level in got):
+        reasons.append("no SARIF result with ruleId %s and level %s (results: %s)"
+                       % (expect, "/".join(sorted(levels)), shown))
+    if findings is not None:
+        want = [(f.get("class"), f.get("severity")) for f in findings]
+        if got != want:
+            reasons.append("SARIF results (%s) do not match the report's findings (%s) "
+                           "one to one" % (shown, ", ".join("%s(%s)" % w for w in want)
+                                           or "none"))
+
+
+def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
+          sarif_validator=None):
     expect = hdr["expect"]
     reasons = res.reasons
     if rc == 124 or rc == -9 or rc == 137:
@@ -266,6 +350,15 @@ def judge(res, hdr, rc, stderr, report_path, validator):
             if not any(f.get("class") == expect for f in findings):
                 reasons.append("no finding of class %s in the report (found: %s)"
                                % (expect, found or "none"))
+            elif hdr.get("ranks") is not None:
+                sets = [sorted(set(f.get("ranks") or [])) for f in findings
+                        if f.get("class") == expect]
+                if hdr["ranks"] not in sets:
+                    reasons.append("no %s finding with ranks exactly %s (RANKS); "
+                                   "their ranks: %s" % (
+                                       expect, ",".join(map(str, hdr["ranks"])),
+                                       "; ".join(",".join(map(str, r)) or "none"
+                                                 for r in sets)))
             want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
                                             for f in findings) else 0
             if rc != want_rc and rc not in (124, -9, 137):
@@ -275,10 +368,13 @@ def judge(res, hdr, rc, stderr, report_path, validator):
         if not stderr_has(stderr, expect):
             reasons.append("stderr has no 'mpicheck: ERROR %s' or "
                            "'mpicheck: WARNING %s' block" % (expect, expect))
+    if sarif_path is not None:
+        judge_sarif(reasons, expect, sarif_path, sarif_validator,
+                    findings if report is not None else None)
     res.ok = not reasons
 
 
-def run_test(src, hdr, args, validator):
+def run_test(src, hdr, args, validator, sarif_validator=None):
     name = os.path.basename(src)
     stem = name[:-2]
     res = Result(name)
@@ -296,11 +392,13 @@ def run_test(src, hdr, args, validator):
         os.path.abspath(args.builddir), args.flavor))
     res.tmpdir = tmpdir
     report_path = os.path.join(tmpdir, "report.json")
+    sarif_path = os.path.join(tmpdir, "report.sarif") if args.sarif_schema else None
     launcher_args = ["--oversubscribe"] if args.flavor == "openmpi" else []
     cmd = (["timeout", "-k", str(KILL_AFTER_S), str(HARD_LIMIT_S), args.mpicheck,
             "--timeout=%s" % (hdr["timeout"] or DEFAULT_TIMEOUT_S),
             "--mode=%s" % (hdr["mode"] or DEFAULT_MODE),
-            "--report=%s" % report_path, "--"]
+            "--report=%s" % report_path]
+           + (["--sarif=%s" % sarif_path] if sarif_path else []) + ["--"]
            + launcher_args + ["-np", str(hdr["np"]), exe])
     env = dict(os.environ)
     if args.flavor == "openmpi":
@@ -314,7 +412,7 @@ def run_test(src, hdr, args, validator):
     res.stderr = err
     res.cmd = cmd
     res.rc = rc
-    judge(res, hdr, rc, err, report_path, validator)
+    judge(res, hdr, rc, err, report_path, validator, sarif_path, sarif_validator)
     res.elapsed = time.monotonic() - start
     if res.ok:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -324,7 +422,10 @@ def run_test(src, hdr, args, validator):
 
 def print_result(res, hdr):
     with print_lock:
-        label = " (EXPECT %s, NP %d)" % (hdr["expect"], hdr["np"]) if hdr else ""
+        label = " (EXPECT %s, NP %d%s)" % (
+            hdr["expect"], hdr["np"],
+            ", RANKS %s" % ",".join(map(str, hdr["ranks"])) if hdr["ranks"] else "") \
+            if hdr else ""
         print("%s %s%s %.1fs" % ("PASS" if res.ok else "FAIL", res.name, label,
                                  res.elapsed))
         if not res.ok:
@@ -348,8 +449,10 @@ def print_result(res, hdr):
         sys.stdout.flush()
 
 
-def load_validator(schema_path):
-    """Returns a validator, or None when jsonschema is missing. Exits on a bad schema."""
+def load_validator(schema_path, what="reports"):
+    """Returns a validator (the class the schema's $schema names, e.g.
+    Draft202012Validator), or None when jsonschema is missing. Exits on a bad
+    schema."""
     try:
         with open(schema_path, encoding="utf-8") as f:
             schema = json.load(f)
@@ -360,8 +463,8 @@ def load_validator(schema_path):
     try:
         import jsonschema
     except ImportError:
-        print("note: the jsonschema module is not installed; reports are not "
-              "validated against %s" % schema_path)
+        print("note: the jsonschema module is not installed; %s are not "
+              "validated against %s" % (what, schema_path))
         return None
     cls = jsonschema.validators.validator_for(schema)
     try:
@@ -383,6 +486,9 @@ def main():
     ap.add_argument("--builddir", required=True,
                     help="where executables and per-run directories go")
     ap.add_argument("--schema", help="JSON Schema of the report (docs/report-schema.json)")
+    ap.add_argument("--sarif-schema", metavar="FILE",
+                    help="SARIF 2.1.0 JSON schema: every run also writes a SARIF log, "
+                    "validated against it and compared with the report")
     ap.add_argument("--jobs", type=int, default=1, help="tests run in parallel (default 1)")
     ap.add_argument("patterns", nargs="*", metavar="PATTERN",
                     help="glob or substring of the program file names to run")
@@ -401,6 +507,8 @@ def main():
         return 2
 
     validator = load_validator(args.schema) if args.schema else None
+    sarif_validator = load_validator(args.sarif_schema, "SARIF logs") \
+        if args.sarif_schema else None
 
     try:
         names = sorted(n for n in os.listdir(PROGRAMS_DIR) if n.endswith(".c"))
@@ -441,7 +549,7 @@ def main():
             res.reasons.append("bad header: " + herr)
             return res, hdr
         try:
-            return run_test(src, hdr, args, validator), hdr
+            return run_test(src, hdr, args, validator, sarif_validator), hdr
         except Exception as e:  # a harness bug must fail one test, not the suite
             res = Result(os.path.basename(src))
             res.reasons.append("harness error: %r" % e)
