@@ -22,8 +22,12 @@ enum {
     MC_SH_ALLGATHER, MC_SH_ALLGATHERV, MC_SH_ALLTOALL, MC_SH_ALLTOALLV, MC_SH_ALLTOALLW,
     MC_SH_REDUCE, MC_SH_ALLREDUCE, MC_SH_SCAN, MC_SH_EXSCAN,
     MC_SH_REDUCE_SCATTER, MC_SH_REDUCE_SCATTER_BLOCK,
-    MC_SH_NEIGHBOR      /* neighbor collectives: only the operation is compared */
+    MC_SH_NEIGHBOR      /* neighbor collectives: the operation in the reduction; parts per edge (neighbor.c) */
 };
+
+/* Which neighbor collective (mc_coll_fn.nbr): what its parts per edge are. */
+enum { MC_NBR_NONE = 0, MC_NBR_ALLGATHER, MC_NBR_ALLGATHERV, MC_NBR_ALLTOALL, MC_NBR_ALLTOALLV,
+       MC_NBR_ALLTOALLW };
 
 enum { MC_VAR_BLOCKING = 0, MC_VAR_NONBLOCKING, MC_VAR_PERSISTENT };
 
@@ -34,6 +38,7 @@ typedef struct {
     int variant;        /* MC_VAR_* */
     int family;         /* the function's name without I, _init, _c: compared across members */
     int large;          /* the _c form: counts are MPI_Count, arrays MPI_Count[] */
+    int nbr;            /* MC_NBR_*: a neighbor collective */
     int a_comm;         /* the communicator (or MPI_Comm * for Comm_free/disconnect) */
     int comm_ptr;       /* a_comm points to the handle */
     int a_sbuf, a_scount, a_stype, a_rbuf, a_rcount, a_rtype, a_root, a_op;

@@ -40,6 +40,11 @@ typedef struct hs {
     int vbad;               /* this member's part differs from its peer's expectation */
     char vnote[160];
     mc_part *vsend, *vrecv; /* v-variant exchange buffers */
+    /* Neighbor collectives (neighbor.c): the exchange runs on the twin. */
+    MPI_Comm twin;          /* topology copy of the shadow; MPI_COMM_NULL: none */
+    int nin, nout;          /* in- and out-degree: vrecv holds 2 x nin parts, vsend nout */
+    const int *nsrc;        /* in-neighbors' ranks, in neighbor order (MPI_PROC_NULL possible) */
+    const int *nord;        /* in-edge indices ordered by in-neighbor (edges from one process together) */
     mc_part vgot;           /* rooted v-variant: what the root expects of this member */
     /* Details, only when the members disagree. */
     int dlen;
@@ -65,5 +70,18 @@ MPI_Count mc_arg_count_at(const mc_coll_fn *f, const mc_call *c, int i, int k);
 MPI_Datatype mc_arg_type_at(const mc_coll_fn *f, const mc_call *c, int i, int k);
 /* Fills r with this member's record of call c (and reports MPI_IN_PLACE misuse). */
 void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r);
+
+/* Neighbor collectives (neighbor.c). A topology communicator gets a twin
+ * when it is made: the same topology over its shadow. */
+void mc_nbr_comm_created(mc_call *c, struct mc_pcomm *pc);
+void mc_nbr_comm_freed(struct mc_pcomm *pc);
+void mc_nbr_finalize(void);
+/* A blocking neighbor collective: this member's part for each out-edge and
+ * its expectation for each in-edge, computed in the call. 0 when it cannot
+ * take part in the exchange (no twin, no memory, bad arguments). */
+int mc_nbr_prepare(mc_call *c, hs_t *h, struct mc_pcomm *pc);
+/* The exchange along the twin's edges, and its judgment (sets h->vbad). */
+int mc_nbr_start(hs_t *h);
+void mc_nbr_judge(hs_t *h);
 
 #endif

@@ -18,7 +18,7 @@
  * reduction.
  */
 #include <stdlib.h>
-#include "coll.h"
+#include "coll_internal.h"
 #include "p2p.h"
 #include "state.h"
 
@@ -106,6 +106,8 @@ void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
     pc->cid = mc_collrec_mix(mc_collrec_mix(base, salt), (uint64_t)(int64_t)lo);
     if (pc->shadow_req == MPI_REQUEST_NULL)
         mc_coll_comm_ready(pc);
+    /* A topology communicator: its twin, for neighbor collectives (neighbor.c). */
+    mc_nbr_comm_created(c, pc);
 }
 
 /* The shadow is usable (at once, or when an idup completed). */
@@ -121,6 +123,7 @@ void mc_coll_comm_ready(mc_pcomm *pc)
 /* The application frees the communicator: the merged handshake comm goes too. */
 void mc_coll_comm_freed(mc_pcomm *pc)
 {
+    mc_nbr_comm_freed(pc);
     if (pc->is_inter && pc->flat != MPI_COMM_NULL)
         PMPI_Comm_free(&pc->flat);
     pc->flat = MPI_COMM_NULL;

@@ -11,7 +11,8 @@
  * pairs of MPI_Alltoallv) is decided by an exchange of 32-byte parts along
  * the operation's own pattern (MPI_Iscatter from the root, MPI_Ialltoall),
  * then a second reduction of one flag. Still no member receives more than the
- * collective itself gives it.
+ * collective itself gives it. Neighbor collectives take the same path, their
+ * parts travelling along the topology's edges (neighbor.c).
  *
  * Nonblocking and persistent collectives start their handshake in the call
  * and it finishes in the background (mc_coll_service, from every engine
@@ -58,6 +59,8 @@ static int has_vexch(const hs_t *h)
     switch (h->f->shape) {
     case MC_SH_GATHERV: case MC_SH_SCATTERV: case MC_SH_ALLTOALLV: case MC_SH_ALLTOALLW:
         return 1;
+    case MC_SH_NEIGHBOR:        /* the parts of each edge (neighbor.c) */
+        return h->f->nbr != MC_NBR_NONE;
     default:
         return 0;
     }
@@ -119,6 +122,8 @@ fail:
 static int start_vexch(hs_t *h)
 {
     int shape = h->f->shape;
+    if (shape == MC_SH_NEIGHBOR)
+        return mc_nbr_start(h);
     if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
         mc_part got = {0, 0, 0, 0};
         int rc = PMPI_Iscatter(h->vsend, 4, MPI_INT64_T, h->vrecv, 4, MPI_INT64_T, h->root_arg,
@@ -132,6 +137,10 @@ static int start_vexch(hs_t *h)
 static void judge_vexch(hs_t *h)
 {
     int shape = h->f->shape;
+    if (shape == MC_SH_NEIGHBOR) {
+        mc_nbr_judge(h);
+        return;
+    }
     if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
         if (h->vgot.valid && mc_part_differs(h->vgot, h->vrecv[0])) {
             h->vbad = 1;
@@ -191,6 +200,23 @@ static void summarize(hs_t *h, const mc_call *c)
         append(s, cap, "%sop %s", sepr, op ? op : "?");
         free(op);
         sepr = ", ";
+    }
+    if (!c->invalid && f->shape == MC_SH_NEIGHBOR && f->nbr != MC_NBR_NONE) {
+        /* Counts per edge: one for all edges, or an array of them. */
+        int sarr = f->nbr == MC_NBR_ALLTOALLV || f->nbr == MC_NBR_ALLTOALLW;
+        int rarr = sarr || f->nbr == MC_NBR_ALLGATHERV;
+        if (sarr) {
+            append(s, cap, "%ssendcounts per neighbor", sepr);
+        } else {
+            mc_typesig_render(c->vals[f->a_stype].type, (uint64_t)mc_arg_count(c, f->a_scount), part, sizeof part);
+            append(s, cap, "%ssends %s per neighbor", sepr, part);
+        }
+        if (rarr) {
+            append(s, cap, ", recvcounts per neighbor");
+        } else {
+            mc_typesig_render(c->vals[f->a_rtype].type, (uint64_t)mc_arg_count(c, f->a_rcount), part, sizeof part);
+            append(s, cap, ", receives %s per neighbor", part);
+        }
     }
     if (!c->invalid && f->shape != MC_SH_BARRIER && f->shape != MC_SH_NEIGHBOR) {
         /* Only arguments significant at this member are read (a non-root's
@@ -688,6 +714,7 @@ void mc_coll_enter(mc_call *c)
     h->flat_size = pc->flat_size;
     h->npeers = pc->is_inter ? pc->remote_size : pc->size;
     h->root_arg = f->a_root >= 0 ? c->vals[f->a_root].i : -1;
+    h->twin = MPI_COMM_NULL;
     h->key = mc_collrec_mix(pc->cid, pc->coll_seq);
     c->coll_key = h->key;
     h->caller = c->caller;
@@ -699,6 +726,11 @@ void mc_coll_enter(mc_call *c)
     if (vshape && (c->invalid || !h->vsend || !h->vrecv))
         mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     int blocking = f->variant == MC_VAR_BLOCKING;
+    /* A blocking neighbor collective: its parts per edge, for the exchange
+     * on the twin after a clean first reduction (neighbor.c). A member that
+     * cannot take part says so, and none takes part. */
+    if (f->shape == MC_SH_NEIGHBOR && blocking && !mc_nbr_prepare(c, h, pc))
+        mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     if (!blocking)
         mc_collrec_put(&h->mine, MC_CR_ONESTAGE, 1);
     if (!blocking) {
@@ -778,6 +810,7 @@ void mc_coll_comm_freeing(MPI_Comm comm)
 /* MPI_Finalize: handshakes still running get a moment, then are left. */
 void mc_coll_finalize(void)
 {
+    mc_nbr_finalize();
     for (int i = 0; pending && i < 1000; i++) {
         mc_coll_service();
         if (pending) {

@@ -73,7 +73,7 @@ MPI_Datatype mc_arg_type_at(const mc_coll_fn *f, const mc_call *c, int i, int k)
 {
     if (i < 0)
         return MPI_DATATYPE_NULL;
-    if (f->shape != MC_SH_ALLTOALLW)
+    if (f->shape != MC_SH_ALLTOALLW && f->nbr != MC_NBR_ALLTOALLW)
         return c->vals[i].type;
     const MPI_Datatype *a = c->vals[i].p;
     return a ? a[k] : MPI_DATATYPE_NULL;

@@ -21,6 +21,8 @@ static const struct { const char *base; int shape; } families[] = {
     {"Reduce", MC_SH_REDUCE}, {"Allreduce", MC_SH_ALLREDUCE},
     {"Scan", MC_SH_SCAN}, {"Exscan", MC_SH_EXSCAN},
     {"Reduce_scatter", MC_SH_REDUCE_SCATTER}, {"Reduce_scatter_block", MC_SH_REDUCE_SCATTER_BLOCK},
+    /* Neighborhood collectives (MPI-3.1 sec. 7.6): parts pair along the
+     * topology's edges, compared per edge (neighbor.c, nbr_kind below). */
     {"Neighbor_allgather", MC_SH_NEIGHBOR}, {"Neighbor_allgatherv", MC_SH_NEIGHBOR},
     {"Neighbor_alltoall", MC_SH_NEIGHBOR}, {"Neighbor_alltoallv", MC_SH_NEIGHBOR},
     {"Neighbor_alltoallw", MC_SH_NEIGHBOR},
@@ -51,6 +53,20 @@ static int family_of(const char *base)
         if (strcmp(families[i].base, base) == 0)
             return i;
     return -1;
+}
+
+/* MC_NBR_* of a neighbor collective family, MC_NBR_NONE for the rest. */
+static int nbr_kind(const char *base)
+{
+    static const struct { const char *base; int kind; } kinds[] = {
+        {"Neighbor_allgather", MC_NBR_ALLGATHER}, {"Neighbor_allgatherv", MC_NBR_ALLGATHERV},
+        {"Neighbor_alltoall", MC_NBR_ALLTOALL}, {"Neighbor_alltoallv", MC_NBR_ALLTOALLV},
+        {"Neighbor_alltoallw", MC_NBR_ALLTOALLW},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kinds[i].base, base) == 0)
+            return kinds[i].kind;
+    return MC_NBR_NONE;
 }
 
 static int param(const mc_fn_desc *d, const char *name)
@@ -108,6 +124,7 @@ static void build(void)
         if (strcmp(families[fam].base, "Comm_dup_with_info") == 0)
             fam = family_of("Comm_dup");
         f->shape = families[fam].shape;
+        f->nbr = nbr_kind(families[fam].base);
         f->variant = variant;
         f->family = fam;
         f->large = large;
