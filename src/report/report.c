@@ -348,6 +348,11 @@ void mc_report_fill_call(mc_call_text *ct, const mc_call *c)
     fill_from_call(ct, c);
 }
 
+void mc_report_fill_call_args(mc_call_text *ct, const mc_call *c)
+{
+    fill_call(ct, c->fn, c->vals, c->desc->nparams, NULL, 0);
+}
+
 void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
                               const uintptr_t *pcs, size_t npcs)
 {

@@ -46,6 +46,9 @@ void mc_report_abort_job(const char *why) __attribute__((noreturn));
 
 /* Fills ct with call c on this rank (arguments rendered, stack resolved). */
 void mc_report_fill_call(mc_call_text *ct, const mc_call *c);
+/* The same without the stack (no DWARF lookup): for a rank that sends its
+ * call to another, which resolves the sites in its own copy (mc_site_*). */
+void mc_report_fill_call_args(mc_call_text *ct, const mc_call *c);
 /* The same for a call made earlier: function fn with arguments vals (in its
  * parameter order) at the return addresses pcs. */
 void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
