@@ -14,9 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "report.h"
 #include "stack.h"
 #include "state.h"
+#include "wait_board.h"
+
+#define WAITERS_MAX 32
 
 static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define NFATAL (int)(sizeof fatal / sizeof fatal[0])
@@ -56,11 +60,45 @@ static void report(const char *how)
             snprintf(last, sizeof last, "%s", mc_fn_table[mc_st.last_fn].name);
         mc_frames_free(&fr, 1);
     }
+    /* Who waits for this rank (their wait boards). A peer may be a moment
+     * from entering its wait: look again for up to 100 ms when nobody does
+     * yet (the process is ending anyway). */
+    mc_call_text *calls = calloc(1 + WAITERS_MAX, sizeof *calls);
+    int nw = 0;
+    if (calls) {
+        calls[0] = *ct;
+        for (int tries = 0; tries < 10; tries++) {
+            nw = mc_board_waiters(mc_st.world_rank, calls + 1, WAITERS_MAX);
+            if (nw > 0)
+                break;
+            struct timespec nap = {0, 10000000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    char waiters[1024] = "No rank was seen waiting for it";
+    if (nw > 0) {
+        size_t len = (size_t)snprintf(waiters, sizeof waiters, "%d rank(s) wait for it and would wait forever "
+                                      "(the launcher normally ends them): ", nw);
+        for (int i = 0; i < nw && len < sizeof waiters; i++) {
+            const mc_call_text *w = &calls[1 + i];
+            const char *file = w->nframes && w->stack[0].file ? w->stack[0].file : NULL;
+            const char *base = file ? strrchr(file, '/') : NULL;
+            base = base ? base + 1 : file;
+            if (base)
+                len += (size_t)snprintf(waiters + len, sizeof waiters - len, "%srank %d in %s (%s:%d)",
+                                        i ? ", " : "", w->rank, w->call, base, w->stack[0].line);
+            else
+                len += (size_t)snprintf(waiters + len, sizeof waiters - len, "%srank %d in %s",
+                                        i ? ", " : "", w->rank, w->call);
+        }
+    }
     mc_report_with(MC_CLASS_RANK_EXIT, NULL, mc_st.last_fn >= 0 ? mc_st.last_fn : MC_FN_MPI_Init,
-                   mc_st.last_caller, ct, 1,
-                   "rank %d %s while the job ran; its last MPI call was %s. Ranks waiting for it "
-                   "would wait forever (the launcher normally ends them)", mc_st.world_rank, how, last);
-    free(ct);
+                   mc_st.last_caller, calls ? calls : ct, calls ? (size_t)(1 + nw) : 1,
+                   "rank %d %s while the job ran; its last MPI call was %s. %s",
+                   mc_st.world_rank, how, last, waiters);
+    free(calls ? (void *)calls : (void *)ct);
+    if (calls)
+        free(ct);
     if (mc_st.part)
         fflush(mc_st.part);
 }

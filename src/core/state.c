@@ -74,6 +74,7 @@ void mc_keep_preload_from_children(void)
 
 static void exit_with_error_code(void);
 void mc_rank_exit_install(void);   /* rank_exit.c */
+void mc_board_open(void);          /* wait_board.c */
 
 __attribute__((constructor)) static void mc_boot(void)
 {
@@ -175,6 +176,7 @@ void mc_runtime_after_init(int provided)
     mc_st.phase = MC_PHASE_RUNNING;
     mc_eng_start();
     mc_rank_exit_install();
+    mc_board_open();
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
     /* Several threads of a rank may wait at once: "this rank is blocked"

@@ -768,6 +768,39 @@ static void resolve_sites(const char *details, mc_call_text *ct)
     free(pcs);
 }
 
+/* Evaluates the answers: 1 when this rank is deadlocked and leads the
+ * report (the lowest rank on a wait-for cycle, which every detecting rank
+ * finds the same: a rank that only waits on the cycle, e.g. in
+ * MPI_Finalize, sees more of the graph but the same cycle). A rank that is
+ * not the leader tells the leader to detect now: it may be waiting. */
+static int verdict(node *nodes, char *released, int *leader, int *potential)
+{
+    int p = mc_st.world_size, me = mc_st.world_rank;
+    memset(released, 0, (size_t)p);
+    evaluate(nodes, released, 0);
+    if (released[me])
+        return 0;
+    *potential = 0;
+    char *rel2 = calloc((size_t)p, 1);
+    if (rel2) {
+        evaluate(nodes, rel2, 1);
+        *potential = 1;
+        for (int r = 0; r < p; r++)
+            if (!released[r] && !rel2[r])
+                *potential = 0;
+        free(rel2);
+    }
+    *leader = cycle_leader(nodes, released);
+    if (*leader != me) {
+        if (*leader >= 0) {
+            int h = 1;
+            send_bytes(&h, (int)sizeof h, *leader, TAG_HINT);
+        }
+        return 0;
+    }
+    return 1;
+}
+
 static int detect_counter;
 
 int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
@@ -801,34 +834,22 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         ask(nodes, id, r, 0);
     if (!gather(nodes, id, 0, grace, w_ready_fn, w_ctx, all_asked))
         goto out;
-    evaluate(nodes, released, 0);
-    if (released[me])
+    int leader, potential;
+    if (!verdict(nodes, released, &leader, &potential))
         goto out;
-    int potential = 0;
-    char *rel2 = calloc((size_t)p, 1);
-    if (rel2) {
-        evaluate(nodes, rel2, 1);
-        potential = 1;
-        for (int r = 0; r < p; r++)
-            if (!released[r] && !rel2[r])
-                potential = 0;
-        free(rel2);
+    /* Second round, after a pause: the same ranks in the same waits. When
+     * every rank was asked, the pause collects the answers of ranks outside
+     * this rank's closure (a rank in MPI_Finalize waiting on the deadlock),
+     * so the report names every rank that can never be released. */
+    if (all_asked) {
+        if (!gather(nodes, id, 0, 0.05, w_ready_fn, w_ctx, 0))
+            goto out;
+        if (!verdict(nodes, released, &leader, &potential))
+            goto out;
+    } else {
+        struct timespec pause = {0, 50000000};
+        nanosleep(&pause, NULL);
     }
-    /* One report per deadlock: from the lowest rank on a wait-for cycle,
-     * which every detecting rank finds the same (a rank that only waits on
-     * the cycle, e.g. in MPI_Finalize, sees more of the graph but the same
-     * cycle). */
-    int leader = cycle_leader(nodes, released);
-    if (leader != me) {
-        if (leader >= 0) {      /* it may be waiting for this detection: tell it to go */
-            int h = 1;
-            send_bytes(&h, (int)sizeof h, leader, TAG_HINT);
-        }
-        goto out;
-    }
-    /* Second round, after a pause: the same ranks in the same waits. */
-    struct timespec pause = {0, 50000000};
-    nanosleep(&pause, NULL);
     node *again = calloc((size_t)p, sizeof *again);
     if (!again)
         goto out;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "p2p.h"
+#include "wait_board.h"
 #include "objects.h"
 #include "report.h"
 #include "state.h"
@@ -351,6 +352,21 @@ static int only_acks_missing(mc_describe_fn describe, void *ctx)
 
 int mc_dl_deferred(void);
 
+/* A wait that outlasts its first spins goes on this rank's wait board
+ * (wait_board.c), for a rank that dies to name who waited for it. */
+static void board_wait(mc_call *c, mc_describe_fn describe, void *ctx)
+{
+    mc_waitfor w;
+    memset(&w, 0, sizeof w);
+    describe(ctx, &w, 1);
+    int all = 0;
+    for (int i = 0; i < w.nclauses; i++)
+        if (w.clause_len[i] < 0)
+            all = 1;
+    mc_board_set(c ? c->fn : -1, c ? c->caller : NULL, w.ranks, w.nranks, all);
+    mc_waitfor_free(&w);
+}
+
 void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
     if (ready(ctx))
@@ -372,6 +388,8 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
          * oversubscribed, and a spinning waiter would steal its peer's CPU.
          * The detector's queries come only after someone's timeout: they are
          * answered from the slow phase, off the latency path. */
+        if (spins == 65)
+            board_wait(c, describe, ctx);
         if (spins > 64) {
             mc_dl_service();
             double t = now_s();
@@ -409,6 +427,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
         }
     }
     mc_dl_clear_waiting();
+    mc_board_clear();
 }
 
 /* ---- wait-for descriptions ---------------------------------------------- */

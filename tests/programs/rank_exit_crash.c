@@ -1,4 +1,4 @@
-/* EXPECT: rank-exit  NP: 2  TIMEOUT: 1 */
+/* EXPECT: rank-exit  NP: 2  TIMEOUT: 1  RANKS: 0,1 */
 /*
  * Checks: rank 1 crashes (a write through a null pointer) after an
  * MPI_Barrier, while rank 0 waits in MPI_Recv for a message from it.

@@ -1,0 +1,21 @@
+/*
+ * wait_board.h - what this rank is blocked in, readable by a rank that dies.
+ */
+#ifndef MPICHECK_WAIT_BOARD_H
+#define MPICHECK_WAIT_BOARD_H
+
+#include <stdint.h>
+#include "finding.h"
+
+/* After MPI_Init, with a part directory: maps this rank's board. */
+void mc_board_open(void);
+/* This rank now waits in MPI function fn (called from caller) for the
+ * given world ranks, or for every rank (all). */
+void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all);
+void mc_board_clear(void);
+/* The ranks whose board says they wait for world rank dead: one call text
+ * each (the MPI call and its call site, resolved here), at most max.
+ * Returns how many. Safe enough for a dying process: open/read only. */
+int mc_board_waiters(int dead, mc_call_text *out, int max);
+
+#endif
