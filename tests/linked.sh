@@ -21,7 +21,8 @@ if ! $mpicc -g -O0 -o "$tmp/linked" "$prog" -L"$libdir" -lmpicheck -Wl,-rpath,"$
 fi
 # Linked, not preloaded: the finding must come from the linked library.
 # shellcheck disable=SC2086
-timeout -k 5 120 $run $(fwd MPICHECK_REPORT "$tmp/r.json") "$tmp/linked" > "$tmp/out" 2> "$tmp/err"
+mkdir "$tmp/td"
+timeout -k 5 120 $run $(fwd MPICHECK_REPORT "$tmp/r.json") $(fwd TMPDIR "$tmp/td") "$tmp/linked" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 if grep -q '^mpicheck: ERROR invalid-argument' "$tmp/err" && [ "$rc" -ne 0 ]; then
     ok "linked program reports invalid-argument and exits non-zero ($rc)"
@@ -37,6 +38,10 @@ assert any(f["class"] == "invalid-argument" for f in d["findings"])
 PY
 then ok "rank 0 merged the job report at MPI_Finalize (MPICHECK_REPORT)"
 else bad "job report from MPICHECK_REPORT missing or wrong"; fi
+# Rank 0 removes the directory of the parts (and of the wait boards).
+left=$(ls "$tmp/td")
+if [ -z "$left" ]; then ok "no part directory left in TMPDIR after the run"
+else bad "left in TMPDIR after the run: $left $(ls "$tmp/td"/* 2>/dev/null | tr '\n' ' ')"; fi
 # A bad setting stops the job with one message naming it.
 # shellcheck disable=SC2086
 timeout -k 5 120 $run $(fwd MPICHECK_TIMEOUT abc) "$tmp/linked" > "$tmp/out" 2> "$tmp/err"

@@ -83,7 +83,8 @@ static void remove_part_dir(void)
     DIR *d = opendir(mc_st.part_dir);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, "rank-", 5) != 0 && strcmp(e->d_name, "deadlock.dot") != 0)
+        if (strncmp(e->d_name, "rank-", 5) != 0 && strncmp(e->d_name, "wait.", 5) != 0
+            && strcmp(e->d_name, "deadlock.dot") != 0)
             continue;
         snprintf(path, sizeof path, "%s/%s", mc_st.part_dir, e->d_name);
         unlink(path);
