@@ -188,9 +188,17 @@ static json_t *rules(void)
 {
     json_t *arr = json_array();
     for (int c = 0; arr && c < MC_CLASS_COUNT_; c++) {
-        json_t *r = json_pack("{s:s, s:{s:s}, s:{s:s}}",
+        /* Code-scanning dashboards show fullDescription and help next to
+         * each result: the class's description and where the docs are. */
+        char help[1024];
+        snprintf(help, sizeof help, "%s See docs/checks.md in mpicheck's source, section \"%s\", "
+                 "for what the check covers, examples and how to fix it.",
+                 mc_class_description((mc_class)c), mc_class_name((mc_class)c));
+        json_t *r = json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}",
                               "id", mc_class_name((mc_class)c),
                               "shortDescription", "text", mc_class_description((mc_class)c),
+                              "fullDescription", "text", mc_class_description((mc_class)c),
+                              "help", "text", help,
                               "defaultConfiguration", "level",
                               mc_severity_name(mc_class_default_severity((mc_class)c)));
         if (json_array_append_new(arr, r)) {
