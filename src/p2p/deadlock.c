@@ -18,6 +18,9 @@
  * relaxable ranks as released frees everybody, the program completes only
  * thanks to buffering: one potential-deadlock report, and the relaxable
  * ranks are told to stop waiting for those acknowledgments.
+ *
+ * The finding itself (the cycle in order, each rank's call and stack, the
+ * DOT graph) is written by deadlock_report.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +31,9 @@
 #include "state.h"
 #include "waitgraph.h"
 #include "calltext.h"
-#include "stack.h"
+#include "deadlock_internal.h"
 #include "objects.h"
+#include "stack.h"
 
 #define TAG_QUERY 7101
 #define TAG_REPLY 7102
@@ -139,12 +143,6 @@ static void reap_outgoing(void)
 }
 
 /* ---- answering -------------------------------------------------------------- */
-
-typedef struct {
-    uint32_t magic;
-    int32_t id, rank, blocked, epoch, relaxable, in_finalize, unknown, nclauses, nranks, details_len;
-    int32_t nstarted, pad_;
-} reply_hdr;
 
 /* Collective instances this rank started and has not finished (src/coll/). */
 int mc_coll_started_keys(uint64_t *out, int max);
@@ -315,14 +313,6 @@ int mc_dl_deferred(void)
 
 /* ---- asking ----------------------------------------------------------------- */
 
-typedef struct {
-    int state;              /* 0 not asked, 1 asked, 2 answered */
-    reply_hdr h;
-    int *clause_len, *ranks;
-    uint64_t *clause_key, *started;
-    char *details;
-} node;
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -418,25 +408,7 @@ static int closure_answered(const node *nodes, int me)
     return ok;
 }
 
-static int gather_(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
-                   int all_asked);
-/* Asks every rank in want (state 1) and their successors; gives up on the
- * silent ones after `grace` seconds. With `all_asked` (every rank was
- * asked at once), it ends as soon as this rank's closure has answered.
- * Returns 0 when this rank's own wait ended meanwhile. */
-static int gather(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
-                  int all_asked)
-{
-    gathering = 1;
-    int ret = gather_(nodes, id, details, grace, ready, ctx, all_asked);
-    gathering = 0;
-    for (int r = 0; r < mc_st.world_size; r++)
-        if (nodes[r].state == 1)
-            stale_replies = 1;
-    return ret;
-}
-
-static int gather_(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
+static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
                    int all_asked)
 {
     double deadline = now_s() + grace;
@@ -497,7 +469,23 @@ static int gather_(node *nodes, int id, int details, double grace, mc_ready_fn r
     return 1;
 }
 
-static mc_wg_node *graph_of(node *nodes)
+/* Asks every rank in want (state 1) and their successors; gives up on the
+ * silent ones after `grace` seconds. With `all_asked` (every rank was
+ * asked at once), it ends as soon as this rank's closure has answered.
+ * Returns 0 when this rank's own wait ended meanwhile. */
+static int gather(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
+                  int all_asked)
+{
+    gathering = 1;
+    int ret = gather_loop(nodes, id, details, grace, ready, ctx, all_asked);
+    gathering = 0;
+    for (int r = 0; r < mc_st.world_size; r++)
+        if (nodes[r].state == 1)
+            stale_replies = 1;
+    return ret;
+}
+
+mc_wg_node *mc_dl_graph_of(node *nodes)
 {
     int p = mc_st.world_size;
     mc_wg_node *g = calloc((size_t)p, sizeof *g);
@@ -523,7 +511,7 @@ static mc_wg_node *graph_of(node *nodes)
 static void evaluate(node *nodes, char *released, int relax)
 {
     int p = mc_st.world_size;
-    mc_wg_node *g = graph_of(nodes);
+    mc_wg_node *g = mc_dl_graph_of(nodes);
     if (!g) {
         for (int r = 0; r < p; r++)
             released[r] = 1;     /* cannot decide: blame nobody */
@@ -535,237 +523,10 @@ static void evaluate(node *nodes, char *released, int relax)
 
 static int cycle_leader(node *nodes, const char *released)
 {
-    mc_wg_node *g = graph_of(nodes);
+    mc_wg_node *g = mc_dl_graph_of(nodes);
     int leader = g ? mc_wg_cycle_leader(g, mc_st.world_size, released) : -1;
     free(g);
     return leader;
-}
-
-/* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */
-static int started_by(const node *m, uint64_t key)
-{
-    for (int i = 0; m->state == 2 && m->started && i < m->h.nstarted; i++)
-        if (m->started[i] == key)
-            return 1;
-    return 0;
-}
-
-static void describe_node(char *out, size_t cap, const node *all, const node *n, int r,
-                          const mc_call_text *ct)
-{
-    size_t len = strlen(out);
-    const char *file = NULL;
-    int line = 0;
-    for (size_t i = 0; ct && i < ct->nframes && !file; i++)
-        if (ct->stack[i].file) {
-            file = ct->stack[i].file;
-            line = ct->stack[i].line;
-        }
-    const char *base = file ? strrchr(file, '/') : NULL;
-    base = base ? base + 1 : file;
-    if (base)
-        snprintf(out + len, cap - len, "%srank %d in %s (%s:%d) waits for ", len ? "; " : "", r,
-                 ct && ct->call ? ct->call : "?", base, line);
-    else
-        snprintf(out + len, cap - len, "%srank %d in %s waits for ", len ? "; " : "", r,
-                 ct && ct->call ? ct->call : "?");
-    len = strlen(out);
-    /* A collective's clauses (one per member, with the instance's key):
-     * named together, without the members that already started it. */
-    int k = 0, shown = 0, missing = 0;
-    for (int c = 0; c < n->h.nclauses; c++) {
-        uint64_t key = n->clause_key ? n->clause_key[c] : 0;
-        int clen = n->clause_len[c];
-        if (key && clen == 1 && k < n->h.nranks) {
-            int m = n->ranks[k++];
-            if (m >= 0 && m < mc_st.world_size && started_by(&all[m], key))
-                continue;
-            len = strlen(out);
-            if (!missing)
-                snprintf(out + len, cap - len, "%s%s", shown ? " and " : "", "rank(s) ");
-            len = strlen(out);
-            if (missing < 8)
-                snprintf(out + len, cap - len, "%s%d", missing ? ", " : "", m);
-            else if (missing == 8)
-                snprintf(out + len, cap - len, ", ...");
-            missing++;
-            continue;
-        }
-        len = strlen(out);
-        if (missing) {
-            snprintf(out + len, cap - len, " to join the collective");
-            len = strlen(out);
-            missing = 0;
-            shown = 1;
-        }
-        if (shown) {
-            snprintf(out + len, cap - len, " and ");
-            len = strlen(out);
-        }
-        shown = 1;
-        if (clen < 0) {
-            snprintf(out + len, cap - len, "every rank to reach MPI_Finalize");
-            continue;
-        }
-        if (clen > 1)
-            snprintf(out + len, cap - len, "any of ranks ");
-        else
-            snprintf(out + len, cap - len, "rank ");
-        for (int j = 0; j < clen; j++, k++) {
-            len = strlen(out);
-            if (j < 8)
-                snprintf(out + len, cap - len, "%s%d", j ? ", " : "", k < n->h.nranks ? n->ranks[k] : -1);
-            else if (j == 8)
-                snprintf(out + len, cap - len, ", ...");
-        }
-    }
-    if (missing) {
-        len = strlen(out);
-        snprintf(out + len, cap - len, " to join the collective");
-    }
-}
-
-/* The deadlocked ranks as a Graphviz digraph, into this rank's part
- * directory ("deadlock.dot"), which the launcher copies to --graph=FILE.
- * Node labels: the rank, its call, file:line; an edge: "waits for". */
-static void write_dot(node *nodes, const char *released, mc_call_text *calls, size_t ncalls,
-                      int potential)
-{
-    if (!mc_st.part_dir)
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/deadlock.dot", mc_st.part_dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return;
-    int p = mc_st.world_size;
-    fprintf(f, "digraph %s {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
-            potential ? "potential_deadlock" : "deadlock");
-    fprintf(f, "  label=\"%s (ranks in MPI_COMM_WORLD); an arrow: waits for\";\n",
-            potential ? "potential deadlock" : "deadlock");
-    for (int r = 0; r < p; r++) {
-        if (released[r])
-            continue;
-        const mc_call_text *ct = NULL;
-        for (size_t i = 0; i < ncalls && !ct; i++)
-            if (calls[i].rank == r)
-                ct = &calls[i];
-        const char *file = NULL;
-        int line = 0;
-        for (size_t i = 0; ct && i < ct->nframes && !file; i++)
-            if (ct->stack[i].file) {
-                file = ct->stack[i].file;
-                line = ct->stack[i].line;
-            }
-        const char *base = file ? strrchr(file, '/') : NULL;
-        base = base ? base + 1 : file;
-        char where[256] = "";
-        if (base)
-            snprintf(where, sizeof where, "\\n%s:%d", base, line);
-        /* Names and paths come from the program: keep quotes out. */
-        for (char *c = where; *c; c++)
-            if (*c == '"')
-                *c = '\'';
-        fprintf(f, "  r%d [label=\"rank %d\\n%s%s\"];\n", r, r, ct && ct->call ? ct->call : "?", where);
-    }
-    mc_wg_node *g = graph_of(nodes);
-    for (int v = 0; g && v < p; v++)
-        for (int w = 0; !released[v] && w < p; w++)
-            if (!released[w] && mc_wg_waits_for(g, p, v, w, released))
-                fprintf(f, "  r%d -> r%d;\n", v, w);
-    free(g);
-    fprintf(f, "}\n");
-    fclose(f);
-}
-
-/* The deadlocked ranks in the order a reader follows them: the cycle
- * through the leader first (each rank waits for the next, the last for the
- * leader), then the ranks that only wait on it, ascending. */
-static int cycle_order(node *nodes, const char *released, int leader, int *order)
-{
-    int p = mc_st.world_size, n = 0;
-    mc_wg_node *g = graph_of(nodes);
-    int *parent = malloc((size_t)p * sizeof *parent), *queue = malloc((size_t)p * sizeof *queue);
-    char *in = calloc((size_t)p, 1);
-    if (g && parent && queue && in && leader >= 0) {
-        /* Shortest path from the leader back to itself (BFS over edges). */
-        for (int r = 0; r < p; r++)
-            parent[r] = -2;
-        int head = 0, tail = 0, found = -1;
-        for (int w = 0; w < p && found < 0; w++)
-            if (!released[w] && mc_wg_waits_for(g, p, leader, w, released)) {
-                parent[w] = leader;
-                queue[tail++] = w;
-                if (w == leader)
-                    found = w;
-            }
-        while (head < tail && found < 0) {
-            int u = queue[head++];
-            for (int w = 0; w < p; w++) {
-                if (released[w] || !mc_wg_waits_for(g, p, u, w, released))
-                    continue;
-                if (w == leader) {
-                    found = u;
-                    break;
-                }
-                if (parent[w] == -2) {
-                    parent[w] = u;
-                    queue[tail++] = w;
-                }
-            }
-        }
-        if (found >= 0) {
-            /* found is the last rank before the leader: walk back. */
-            int len = 0;
-            for (int u = found; u != leader && len < p; u = parent[u])
-                queue[len++] = u;
-            order[n++] = leader;
-            in[leader] = 1;
-            for (int i = len - 1; i >= 0; i--)
-                if (!in[queue[i]]) {
-                    order[n++] = queue[i];
-                    in[queue[i]] = 1;
-                }
-        }
-    }
-    for (int r = 0; r < p; r++)
-        if (!released[r] && !(in && in[r]))
-            order[n++] = r;
-    free(g);
-    free(parent);
-    free(queue);
-    free(in);
-    return n;
-}
-
-/* The "P mod off" lines of a rank's details: its stack as call sites,
- * resolved here (frames this process cannot map keep their address). */
-static void resolve_sites(const char *details, mc_call_text *ct)
-{
-    size_t n = 0;
-    for (const char *p = details; p && (p = strstr(p, "\nP\t")); p++)
-        n++;
-    if (!n || ct->nframes)
-        return;
-    uintptr_t *pcs = calloc(n, sizeof *pcs);
-    mc_frame *frames = calloc(n, sizeof *frames);
-    size_t k = 0;
-    for (const char *p = details; pcs && frames && (p = strstr(p, "\nP\t")) && k < n; p++) {
-        unsigned long long mod = 0, off = 0;
-        uintptr_t a = sscanf(p + 3, "%llx\t%llx", &mod, &off) == 2 ? mc_site_decode(mod, off) : 0;
-        if (a)
-            pcs[k++] = a;
-    }
-    if (!pcs || !frames || !k) {
-        free(pcs);
-        free(frames);
-        return;
-    }
-    mc_stack_resolve(pcs, k, frames);
-    free(ct->stack);
-    ct->stack = frames;
-    ct->nframes = k;
-    free(pcs);
 }
 
 /* Evaluates the answers: 1 when this rank is deadlocked and leads the
@@ -862,75 +623,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         if (!released[r] && (again[r].state != 2 || !again[r].h.blocked || again[r].h.epoch != nodes[r].h.epoch))
             stable = 0;
     if (stable) {
-        int n = 0;
-        for (int r = 0; r < p; r++)
-            n += !released[r];
-        mc_call_text *calls = calloc((size_t)n, sizeof *calls);
-        char *msg = calloc(1, 8192);
-        char buffered[1024] = "";   /* potential: the sends MPI buffered */
-        size_t k = 0;
-        int *order = malloc((size_t)p * sizeof *order);
-        int norder = order ? cycle_order(nodes, released, leader, order) : 0;
-        for (int oi = 0; oi < norder && calls && msg; oi++) {
-            int r = order[oi];
-            mc_calltext_parse(again[r].details ? again[r].details : "", r, &calls[k]);
-            resolve_sites(again[r].details, &calls[k]);
-            describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
-            if (potential && nodes[r].h.relaxable) {
-                const mc_call_text *ct = &calls[k];
-                const char *file = NULL;
-                int line = 0;
-                for (size_t i = 0; i < ct->nframes && !file; i++)
-                    if (ct->stack[i].file) {
-                        file = ct->stack[i].file;
-                        line = ct->stack[i].line;
-                    }
-                const char *base = file ? strrchr(file, '/') : NULL;
-                base = base ? base + 1 : file;
-                size_t len = strlen(buffered);
-                if (base)
-                    snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s at %s:%d",
-                             len ? ", " : "", r, ct->call ? ct->call : "send", base, line);
-                else
-                    snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s", len ? ", " : "",
-                             r, ct->call ? ct->call : "send");
-            }
-            k++;
-        }
-        free(order);
-        if (calls && msg)
-            write_dot(nodes, released, calls, k, potential);
-        if (calls && msg) {
-            /* This rank's own call goes first, with its stack taken here. */
-            for (size_t i = 0; i < k; i++) {
-                if (calls[i].rank == me) {
-                    mc_finding tmp = {.calls = malloc(sizeof *calls), .ncalls = 1};
-                    if (tmp.calls) {
-                        tmp.calls[0] = calls[i];
-                        mc_finding_clear(&tmp);
-                    }
-                    /* keep the cycle's order */
-                    memmove(&calls[i], &calls[i + 1], (k - i - 1) * sizeof *calls);
-                    k--;
-                    break;
-                }
-            }
-            if (potential)
-                mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, w_call ? w_call : c, 0, NULL, calls, k,
-                               "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
-                               "MPI did not buffer their standard-mode sends (strict mode: a send "
-                               "completes when its receive is posted): %s. The program goes on "
-                               "only because MPI buffered %s; with larger messages or another MPI "
-                               "it hangs",
-                               n, msg, buffered[0] ? buffered : "the sends of the ranks waiting for an acknowledgment");
-            else
-                mc_report_with(MC_CLASS_DEADLOCK, w_call ? w_call : c, 0, NULL, calls, k,
-                               "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
-                               "released: %s", n, msg);
-        } else {
-            free(calls);
-        }
-        free(msg);
+        mc_dl_report_found(nodes, again, released, leader, potential, w_call ? w_call : c);
         if (potential) {
             for (int r = 0; r < p; r++) {
                 if (released[r] || !nodes[r].h.relaxable)

@@ -1,0 +1,309 @@
+/*
+ * deadlock_report.c - the one finding for a deadlock the detector
+ * (deadlock.c) proved: the cycle in order ("rank 0 in MPI_Recv (ring.c:12)
+ * waits for rank 1; ..."), each rank's call, arguments and stack, the sends
+ * MPI buffered for a potential deadlock, and the wait-for graph as DOT for
+ * --graph.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calltext.h"
+#include "deadlock_internal.h"
+#include "report.h"
+#include "stack.h"
+#include "state.h"
+
+/* The base name and line of a call's innermost frame with a source file,
+ * NULL when none has one. */
+static const char *site_of(const mc_call_text *ct, int *line)
+{
+    for (size_t i = 0; ct && i < ct->nframes; i++)
+        if (ct->stack[i].file) {
+            const char *base = strrchr(ct->stack[i].file, '/');
+            *line = ct->stack[i].line;
+            return base ? base + 1 : ct->stack[i].file;
+        }
+    return NULL;
+}
+
+/* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */
+static int started_by(const node *m, uint64_t key)
+{
+    for (int i = 0; m->state == 2 && m->started && i < m->h.nstarted; i++)
+        if (m->started[i] == key)
+            return 1;
+    return 0;
+}
+
+static void describe_node(char *out, size_t cap, const node *all, const node *n, int r,
+                          const mc_call_text *ct)
+{
+    size_t len = strlen(out);
+    int line = 0;
+    const char *base = site_of(ct, &line);
+    if (base)
+        snprintf(out + len, cap - len, "%srank %d in %s (%s:%d) waits for ", len ? "; " : "", r,
+                 ct && ct->call ? ct->call : "?", base, line);
+    else
+        snprintf(out + len, cap - len, "%srank %d in %s waits for ", len ? "; " : "", r,
+                 ct && ct->call ? ct->call : "?");
+    len = strlen(out);
+    /* A collective's clauses (one per member, with the instance's key):
+     * named together, without the members that already started it. */
+    int k = 0, shown = 0, missing = 0;
+    for (int c = 0; c < n->h.nclauses; c++) {
+        uint64_t key = n->clause_key ? n->clause_key[c] : 0;
+        int clen = n->clause_len[c];
+        if (key && clen == 1 && k < n->h.nranks) {
+            int m = n->ranks[k++];
+            if (m >= 0 && m < mc_st.world_size && started_by(&all[m], key))
+                continue;
+            len = strlen(out);
+            if (!missing)
+                snprintf(out + len, cap - len, "%s%s", shown ? " and " : "", "rank(s) ");
+            len = strlen(out);
+            if (missing < 8)
+                snprintf(out + len, cap - len, "%s%d", missing ? ", " : "", m);
+            else if (missing == 8)
+                snprintf(out + len, cap - len, ", ...");
+            missing++;
+            continue;
+        }
+        len = strlen(out);
+        if (missing) {
+            snprintf(out + len, cap - len, " to join the collective");
+            len = strlen(out);
+            missing = 0;
+            shown = 1;
+        }
+        if (shown) {
+            snprintf(out + len, cap - len, " and ");
+            len = strlen(out);
+        }
+        shown = 1;
+        if (clen < 0) {
+            snprintf(out + len, cap - len, "every rank to reach MPI_Finalize");
+            continue;
+        }
+        if (clen > 1)
+            snprintf(out + len, cap - len, "any of ranks ");
+        else
+            snprintf(out + len, cap - len, "rank ");
+        for (int j = 0; j < clen; j++, k++) {
+            len = strlen(out);
+            if (j < 8)
+                snprintf(out + len, cap - len, "%s%d", j ? ", " : "", k < n->h.nranks ? n->ranks[k] : -1);
+            else if (j == 8)
+                snprintf(out + len, cap - len, ", ...");
+        }
+    }
+    if (missing) {
+        len = strlen(out);
+        snprintf(out + len, cap - len, " to join the collective");
+    }
+}
+
+/* The deadlocked ranks as a Graphviz digraph, into this rank's part
+ * directory ("deadlock.dot"), which the launcher copies to --graph=FILE.
+ * Node labels: the rank, its call, file:line; an edge: "waits for". */
+static void write_dot(node *nodes, const char *released, mc_call_text *calls, size_t ncalls,
+                      int potential)
+{
+    if (!mc_st.part_dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/deadlock.dot", mc_st.part_dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    int p = mc_st.world_size;
+    fprintf(f, "digraph %s {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+            potential ? "potential_deadlock" : "deadlock");
+    fprintf(f, "  label=\"%s (ranks in MPI_COMM_WORLD); an arrow: waits for\";\n",
+            potential ? "potential deadlock" : "deadlock");
+    for (int r = 0; r < p; r++) {
+        if (released[r])
+            continue;
+        const mc_call_text *ct = NULL;
+        for (size_t i = 0; i < ncalls && !ct; i++)
+            if (calls[i].rank == r)
+                ct = &calls[i];
+        int line = 0;
+        const char *base = site_of(ct, &line);
+        char where[256] = "";
+        if (base)
+            snprintf(where, sizeof where, "\\n%s:%d", base, line);
+        /* Names and paths come from the program: keep quotes out. */
+        for (char *c = where; *c; c++)
+            if (*c == '"')
+                *c = '\'';
+        fprintf(f, "  r%d [label=\"rank %d\\n%s%s\"];\n", r, r, ct && ct->call ? ct->call : "?", where);
+    }
+    mc_wg_node *g = mc_dl_graph_of(nodes);
+    for (int v = 0; g && v < p; v++)
+        for (int w = 0; !released[v] && w < p; w++)
+            if (!released[w] && mc_wg_waits_for(g, p, v, w, released))
+                fprintf(f, "  r%d -> r%d;\n", v, w);
+    free(g);
+    fprintf(f, "}\n");
+    fclose(f);
+}
+
+/* The deadlocked ranks in the order a reader follows them: the cycle
+ * through the leader first (each rank waits for the next, the last for the
+ * leader), then the ranks that only wait on it, ascending. */
+static int cycle_order(node *nodes, const char *released, int leader, int *order)
+{
+    int p = mc_st.world_size, n = 0;
+    mc_wg_node *g = mc_dl_graph_of(nodes);
+    int *parent = malloc((size_t)p * sizeof *parent), *queue = malloc((size_t)p * sizeof *queue);
+    char *in = calloc((size_t)p, 1);
+    if (g && parent && queue && in && leader >= 0) {
+        /* Shortest path from the leader back to itself (BFS over edges). */
+        for (int r = 0; r < p; r++)
+            parent[r] = -2;
+        int head = 0, tail = 0, found = -1;
+        for (int w = 0; w < p && found < 0; w++)
+            if (!released[w] && mc_wg_waits_for(g, p, leader, w, released)) {
+                parent[w] = leader;
+                queue[tail++] = w;
+                if (w == leader)
+                    found = w;
+            }
+        while (head < tail && found < 0) {
+            int u = queue[head++];
+            for (int w = 0; w < p; w++) {
+                if (released[w] || !mc_wg_waits_for(g, p, u, w, released))
+                    continue;
+                if (w == leader) {
+                    found = u;
+                    break;
+                }
+                if (parent[w] == -2) {
+                    parent[w] = u;
+                    queue[tail++] = w;
+                }
+            }
+        }
+        if (found >= 0) {
+            /* found is the last rank before the leader: walk back. */
+            int len = 0;
+            for (int u = found; u != leader && len < p; u = parent[u])
+                queue[len++] = u;
+            order[n++] = leader;
+            in[leader] = 1;
+            for (int i = len - 1; i >= 0; i--)
+                if (!in[queue[i]]) {
+                    order[n++] = queue[i];
+                    in[queue[i]] = 1;
+                }
+        }
+    }
+    for (int r = 0; r < p; r++)
+        if (!released[r] && !(in && in[r]))
+            order[n++] = r;
+    free(g);
+    free(parent);
+    free(queue);
+    free(in);
+    return n;
+}
+
+/* The "P mod off" lines of a rank's details: its stack as call sites,
+ * resolved here (frames this process cannot map keep their address). */
+static void resolve_sites(const char *details, mc_call_text *ct)
+{
+    size_t n = 0;
+    for (const char *p = details; p && (p = strstr(p, "\nP\t")); p++)
+        n++;
+    if (!n || ct->nframes)
+        return;
+    uintptr_t *pcs = calloc(n, sizeof *pcs);
+    mc_frame *frames = calloc(n, sizeof *frames);
+    size_t k = 0;
+    for (const char *p = details; pcs && frames && (p = strstr(p, "\nP\t")) && k < n; p++) {
+        unsigned long long mod = 0, off = 0;
+        uintptr_t a = sscanf(p + 3, "%llx\t%llx", &mod, &off) == 2 ? mc_site_decode(mod, off) : 0;
+        if (a)
+            pcs[k++] = a;
+    }
+    if (!pcs || !frames || !k) {
+        free(pcs);
+        free(frames);
+        return;
+    }
+    mc_stack_resolve(pcs, k, frames);
+    free(ct->stack);
+    ct->stack = frames;
+    ct->nframes = k;
+    free(pcs);
+}
+
+void mc_dl_report_found(node *nodes, node *again, const char *released, int leader, int potential,
+                        const mc_call *c)
+{
+    int p = mc_st.world_size, me = mc_st.world_rank;
+    int n = 0;
+    for (int r = 0; r < p; r++)
+        n += !released[r];
+    mc_call_text *calls = calloc((size_t)n, sizeof *calls);
+    char *msg = calloc(1, 8192);
+    char buffered[1024] = "";   /* potential: the sends MPI buffered */
+    size_t k = 0;
+    int *order = malloc((size_t)p * sizeof *order);
+    int norder = order ? cycle_order(nodes, released, leader, order) : 0;
+    for (int oi = 0; oi < norder && calls && msg; oi++) {
+        int r = order[oi];
+        mc_calltext_parse(again[r].details ? again[r].details : "", r, &calls[k]);
+        resolve_sites(again[r].details, &calls[k]);
+        describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
+        if (potential && nodes[r].h.relaxable) {
+            const mc_call_text *ct = &calls[k];
+            int line = 0;
+            const char *base = site_of(ct, &line);
+            size_t len = strlen(buffered);
+            if (base)
+                snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s at %s:%d",
+                         len ? ", " : "", r, ct->call ? ct->call : "send", base, line);
+            else
+                snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s", len ? ", " : "",
+                         r, ct->call ? ct->call : "send");
+        }
+        k++;
+    }
+    free(order);
+    if (calls && msg)
+        write_dot(nodes, released, calls, k, potential);
+    if (calls && msg) {
+        /* This rank's own call goes first, with its stack taken here. */
+        for (size_t i = 0; i < k; i++) {
+            if (calls[i].rank == me) {
+                mc_finding tmp = {.calls = malloc(sizeof *calls), .ncalls = 1};
+                if (tmp.calls) {
+                    tmp.calls[0] = calls[i];
+                    mc_finding_clear(&tmp);
+                }
+                /* keep the cycle's order */
+                memmove(&calls[i], &calls[i + 1], (k - i - 1) * sizeof *calls);
+                k--;
+                break;
+            }
+        }
+        if (potential)
+            mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, c, 0, NULL, calls, k,
+                           "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
+                           "MPI did not buffer their standard-mode sends (strict mode: a send "
+                           "completes when its receive is posted): %s. The program goes on "
+                           "only because MPI buffered %s; with larger messages or another MPI "
+                           "it hangs",
+                           n, msg, buffered[0] ? buffered : "the sends of the ranks waiting for an acknowledgment");
+        else
+            mc_report_with(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k,
+                           "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
+                           "released: %s", n, msg);
+    } else {
+        free(calls);
+    }
+    free(msg);
+}
