@@ -63,11 +63,16 @@ void mc_board_open(void)
     close(fd);
 }
 
-void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all)
+int mc_board_active(void)
 {
     /* One board per process: with several threads waiting at once it
      * would say nothing true (the deadlock detector is off there too). */
-    if (!mine || mc_st.thread_level == MPI_THREAD_MULTIPLE)
+    return mine && mc_st.thread_level != MPI_THREAD_MULTIPLE;
+}
+
+void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all)
+{
+    if (!mc_board_active())
         return;
     __atomic_store_n(&mine->waiting, 0, __ATOMIC_RELEASE);
     mine->fn = fn;

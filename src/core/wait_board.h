@@ -9,6 +9,9 @@
 
 /* After MPI_Init, with a part directory: maps this rank's board. */
 void mc_board_open(void);
+/* Whether this rank has a board to write (callers skip describing a wait
+ * when not). */
+int mc_board_active(void);
 /* This rank now waits in MPI function fn (called from caller) for the
  * given world ranks, or for every rank (all). */
 void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all);

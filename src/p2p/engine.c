@@ -356,6 +356,8 @@ int mc_dl_deferred(void);
  * (wait_board.c), for a rank that dies to name who waited for it. */
 static void board_wait(mc_call *c, mc_describe_fn describe, void *ctx)
 {
+    if (!mc_board_active())
+        return;
     mc_waitfor w;
     memset(&w, 0, sizeof w);
     describe(ctx, &w, 1);
