@@ -276,8 +276,14 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r)
         mc_rec_recv(r, g, p);
         break;
     }
-    case MC_SH_REDUCE_SCATTER_BLOCK: {  /* recvcount x datatype, the same everywhere */
-        mc_part p = PR();
+    case MC_SH_REDUCE_SCATTER_BLOCK: {
+        /* Intracommunicator: recvcount x datatype, the same everywhere.
+         * Intercommunicator (MPI-3.1 sec. 5.10.1): each group reduces
+         * vectors of local size x recvcount elements and scatters the
+         * result over the other group; the groups' recvcounts differ, the
+         * vectors' lengths agree (1 x 7168 against 7 x 1024). */
+        MPI_Count n = h->inter ? (MPI_Count)(h->flat_size - h->npeers) : 1;
+        mc_part p = mc_part_of(c->vals[f->a_rtype].type, n * mc_arg_count(c, f->a_rcount));
         mc_rec_send(r, g, p);
         mc_rec_recv(r, g, p);
         break;
