@@ -61,8 +61,10 @@ void mc_coll_service(void);
 void mc_coll_finalize(void);
 /* Whether handshakes of nonblocking collectives are still running. */
 extern int mc_coll_npending;
-/* The application frees comm: handshakes still running on it finish first. */
-void mc_coll_comm_freeing(MPI_Comm comm);
+/* Frees a communicator the checker made (a shadow, a merge) when the
+ * application frees its own: now, or when the handshakes still running on
+ * it have ended. Sets *comm to MPI_COMM_NULL. */
+void mc_coll_release_comm(MPI_Comm *comm);
 
 /* Communicator ids and handshake communicators (commid.c). */
 struct mc_pcomm;

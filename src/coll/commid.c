@@ -125,6 +125,6 @@ void mc_coll_comm_freed(mc_pcomm *pc)
 {
     mc_nbr_comm_freed(pc);
     if (pc->is_inter && pc->flat != MPI_COMM_NULL)
-        PMPI_Comm_free(&pc->flat);
+        mc_coll_release_comm(&pc->flat);
     pc->flat = MPI_COMM_NULL;
 }

@@ -170,7 +170,11 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
 static void drain_lost(mc_pcomm *pc);
 void mc_recv_comm_freeing(mc_pcomm *pc);
 
-/* Before the application's MPI_Comm_free / MPI_Comm_disconnect. */
+/* Before the application's MPI_Comm_free / MPI_Comm_disconnect. Handshakes
+ * of nonblocking collectives still running on the communicator are not
+ * waited for: their reductions run on the shadow, which MPI lets finish
+ * after it is freed (MPI-3.1 sec. 6.4.3), and waiting here could wait for a
+ * member that is in a collective on another communicator. */
 void mc_eng_comm_freeing(MPI_Comm comm)
 {
     if (!mc_eng_on)
@@ -181,8 +185,6 @@ void mc_eng_comm_freeing(MPI_Comm comm)
     HASH_FIND(hh, pcomms, &key, sizeof key, pc);
     if (pc && pc->dq_head)
         mc_recv_comm_freeing(pc);
-    if (pc)
-        mc_coll_comm_freeing(comm);
     mc_eng_unlock();
 }
 
@@ -201,7 +203,7 @@ void mc_eng_comm_freed(MPI_Comm comm)
         drain_lost(pc);
         mc_coll_comm_freed(pc);
         HASH_DEL(pcomms, pc);
-        PMPI_Comm_free(&pc->shadow);
+        mc_coll_release_comm(&pc->shadow);
         free(pc);
     }
     mc_eng_unlock();
@@ -389,7 +391,17 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
         /* Spin briefly (latency), then yield, then sleep: ranks are often
          * oversubscribed, and a spinning waiter would steal its peer's CPU.
          * The detector's queries come only after someone's timeout: they are
-         * answered from the slow phase, off the latency path. */
+         * answered from the slow phase, off the latency path. Under
+         * MPI_THREAD_MULTIPLE the spin lets go of the engine lock at every
+         * turn: another thread of this rank may be the one that makes the
+         * call this wait needs (a listener thread's receive, the main
+         * thread's send), and a waiter that kept the lock through its spins
+         * made MPICH's threads/pt2pt/alltoall 15 times slower. */
+        if (spins <= 64 && mc_st.thread_level == MPI_THREAD_MULTIPLE) {
+            mc_eng_unlock();
+            sched_yield();
+            mc_eng_lock();
+        }
         if (spins == 65)
             board_wait(c, describe, ctx);
         if (spins > 64) {
