@@ -39,8 +39,9 @@ listed in --expected (a true finding of the suite, `dir/program class`
 lines with a reason), has a different verdict or exit status, crashed or
 hit its time limit. It is SLOW when it ran more than 5x longer than the
 plain run (both times floored at 1 s, the launcher's own start-up; a slow
-pair is timed once more and the smaller times count): listed, and a failure
-with --fail-slow only (timings are not asserted in CI). --known lists
+pair is timed once more and the smaller times count; not when the run found
+a deadlock or potential deadlock, which is proven after --timeout): listed,
+and a failure with --fail-slow only (timings are not asserted in CI). --known lists
 differences that are not the checker's (`flavor dir/program reason`: a
 program that reads memory MPI leaves unset, say): such a test is counted
 apart, with its reason.
@@ -304,7 +305,7 @@ class Runner:
             r["status"] = "differs"
             r["why"] = "; ".join(reasons)
             r["output"] = "\n".join(out.splitlines()[-60:])
-        elif self.slow(plain_s, secs):
+        elif self.slow(plain_s, secs) and not proven_by_waiting(findings):
             r["status"] = "slow"
             r["why"] = "%.1fx slower (%.1f s -> %.1f s)" % (secs / max(plain_s, 0.01), plain_s, secs)
         else:
@@ -345,46 +346,48 @@ class Runner:
         return reasons, findings
 
 
-def read_expected(path):
-    expected = {}
+def list_lines(path):
+    """The lines of one of our list files, comments and blank lines left out."""
     if not path:
-        return expected
-    with open(path, encoding="utf-8") as f:
-        for raw in f:
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            words = line.split()
-            if len(words) < 2:
-                sys.exit("%s: expected 'dir/program class [reason]': %r" % (path, raw))
-            expected.setdefault(words[0], set()).add(words[1])
-    return expected
-
-
-def read_known(path):
-    known = {}
-    if not path:
-        return known
-    with open(path, encoding="utf-8") as f:
-        for raw in f:
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            words = line.split(None, 2)
-            if len(words) < 3 or words[0] not in LAUNCHERS:
-                sys.exit("%s: expected 'flavor dir/program reason': %r" % (path, raw))
-            known[(words[0], words[1])] = words[2]
-    return known
-
-
-def read_selection(path):
-    keys = []
+        return
     with open(path, encoding="utf-8") as f:
         for raw in f:
             line = raw.split("#", 1)[0].strip()
             if line:
-                keys.append(" ".join(line.split()))
-    return keys
+                yield line
+
+
+def proven_by_waiting(findings):
+    """A deadlock or potential deadlock is proven after the checker's
+    --timeout: such a run is slower by its own verdict, not by overhead."""
+    return any(f["class"] in ("deadlock", "potential-deadlock") for f in findings)
+
+
+def read_expected(path):
+    """true-findings.txt: {dir/program: {class, ...}}."""
+    expected = {}
+    for line in list_lines(path):
+        words = line.split()
+        if len(words) < 2:
+            sys.exit("%s: expected 'dir/program class [reason]': %r" % (path, line))
+        expected.setdefault(words[0], set()).add(words[1])
+    return expected
+
+
+def read_known(path):
+    """known-differences.txt: {(flavor, dir/program): reason}."""
+    known = {}
+    for line in list_lines(path):
+        words = line.split(None, 2)
+        if len(words) < 3 or words[0] not in LAUNCHERS:
+            sys.exit("%s: expected 'flavor dir/program reason': %r" % (path, line))
+        known[(words[0], words[1])] = words[2]
+    return known
+
+
+def read_selection(path):
+    """ci-subset.txt: list lines, white space folded."""
+    return [" ".join(line.split()) for line in list_lines(path)]
 
 
 COLUMNS = ["run", "silent", "true-findings", "differs", "slow", KNOWN_STATUS, "fails-plainly",
