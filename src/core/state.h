@@ -32,6 +32,7 @@ typedef struct {
     int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
     int sessions_open;      /* sessions open now */
     int finalizing;         /* MPI_Finalize has started */
+    int windows;            /* RMA windows alive: other ranks' one-sided calls may need this rank's progress */
     int aborting;           /* MPI_Abort was called (by the program or the checker) */
     int last_fn;            /* the last MPI call this process made (-1: none) ... */
     const void *last_caller;    /* ... and where from */

@@ -262,6 +262,13 @@ void mc_prec_rekey(mc_prec *p, MPI_Request user)
     HASH_ADD(hh, precs, key, sizeof p->key, p);
 }
 
+static void prec_free(mc_prec *p)
+{
+    if (p->type_owned)
+        PMPI_Type_free(&p->type);
+    free(p);
+}
+
 void mc_prec_drop(mc_prec *p)
 {
     HASH_DEL(precs, p);
@@ -272,7 +279,7 @@ void mc_prec_drop(mc_prec *p)
         PMPI_Cancel(&p->mirror);
         PMPI_Request_free(&p->mirror);
     }
-    free(p);
+    prec_free(p);
 }
 
 int mc_prec_count(void) { return nprecs; }
@@ -291,6 +298,33 @@ void mc_prec_orphan(mc_prec *p)
     orphans = p;
 }
 
+static void own_type(mc_prec *p, MPI_Datatype type)
+{
+    MPI_Datatype dup;
+    if (p->type != type || p->type_owned)
+        return;
+    /* Without a duplicate the record keeps the freed handle: comparing
+     * with it could only be skipped, never trusted (MPICH reuses handles). */
+    if (PMPI_Type_dup(type, &dup) == MPI_SUCCESS) {
+        p->type = dup;
+        p->type_owned = 1;
+    } else {
+        p->type = MPI_DATATYPE_NULL;
+    }
+}
+
+void mc_eng_type_freeing(MPI_Datatype type)
+{
+    if (!mc_eng_on || type == MPI_DATATYPE_NULL)
+        return;
+    mc_eng_lock();
+    for (mc_prec *p = precs; p; p = p->hh.next)
+        own_type(p, type);
+    for (mc_prec *p = orphans; p; p = p->orphan_next)
+        own_type(p, type);
+    mc_eng_unlock();
+}
+
 int mc_eng_has_orphans(void);
 int mc_eng_has_orphans(void) { return orphans != NULL; }
 
@@ -304,7 +338,7 @@ static void drive_orphans(void)
             *pp = p->orphan_next;
             if (p->slot)
                 mc_env_release(p->slot);
-            free(p);
+            prec_free(p);
         } else {
             pp = &p->orphan_next;
         }
@@ -430,8 +464,12 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
             mc_eng_unlock();
             /* Yield, never sleep, while a message may come any moment: a
              * 50 us nap per wait tripled hpcc's run time. Only a wait that
-             * already lasted 100 ms (a peer computing, a deadlock) naps. */
-            if (t - start < 0.1) {
+             * already lasted 100 ms (a peer computing, a deadlock) naps, and
+             * not while a window exists: other ranks' one-sided operations
+             * may progress only when this rank calls into MPI (Open MPI's
+             * accumulates do), and a rank napping in MPI_Barrier made
+             * MPICH's rma/rma_contig run past its time limit. */
+            if (t - start < 0.1 || mc_st.windows > 0) {
                 sched_yield();
             } else {
                 struct timespec ts = {0, 200000};

@@ -128,6 +128,7 @@ typedef struct mc_prec {
     void *buf;
     MPI_Count count;
     MPI_Datatype type;
+    int type_owned;         /* type is the engine's duplicate of one the program freed meanwhile */
     const void *caller;
     mc_env env;             /* receive: the envelope its mirror got */
     MPI_Status status;      /* of the real receive when the engine completed it */
@@ -235,6 +236,11 @@ void mc_eng_start(void);
 void mc_eng_finalize(void);
 void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm);
 void mc_eng_comm_freeing(MPI_Comm comm);   /* before the real free: post held-back receives */
+/* Before the program's MPI_Type_free: records still using the datatype get
+ * a duplicate of their own (a pending operation completes normally after
+ * the free, MPI-3.1 sec. 4.1.9, and the engine still posts, compares and
+ * describes with it). */
+void mc_eng_type_freeing(MPI_Datatype type);
 void mc_eng_comm_freed(MPI_Comm comm);
 
 #endif

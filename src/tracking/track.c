@@ -24,6 +24,7 @@ void mc_track_pre(mc_call *c)
         case MC_ROLE_DATATYPE_FREE:
             if (p) {
                 c->freed.type = *(const MPI_Datatype *)p;
+                mc_eng_type_freeing(c->freed.type);
                 /* MPI reuses handle values: a cached signature must go first. */
                 mc_typesig_forget(c->freed.type);
             }
@@ -144,6 +145,7 @@ void mc_track_post(mc_call *c)
         case MC_ROLE_ERRHANDLER_FREE: mc_obj_remove(MC_OBJ_ERRHANDLER, MC_BITS(c->freed.eh)); break;
         case MC_ROLE_WIN_OUT:
             if (p && *(const MPI_Win *)p != MPI_WIN_NULL) {
+                mc_st.windows++;
                 mc_obj *o = mc_obj_add(MC_OBJ_WIN, MC_BITS(*(const MPI_Win *)p), c, 1);
                 MPI_Group g;
                 if (o && PMPI_Win_get_group(*(const MPI_Win *)p, &g) == MPI_SUCCESS) {
@@ -152,7 +154,11 @@ void mc_track_post(mc_call *c)
                 }
             }
             break;
-        case MC_ROLE_WIN_FREE: mc_obj_remove(MC_OBJ_WIN, MC_BITS(c->freed.win)); break;
+        case MC_ROLE_WIN_FREE:
+            mc_obj_remove(MC_OBJ_WIN, MC_BITS(c->freed.win));
+            if (mc_st.windows > 0)
+                mc_st.windows--;
+            break;
         default: break;
         }
     }
