@@ -75,6 +75,10 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r);
  * when it is made: the same topology over its shadow. */
 void mc_nbr_comm_created(mc_call *c, struct mc_pcomm *pc);
 void mc_nbr_comm_freed(struct mc_pcomm *pc);
+/* handshake.c: whether a handshake still running uses comm. */
+int mc_coll_comm_busy(MPI_Comm comm);
+/* commid.c: frees the retired communicators no handshake uses any more. */
+void mc_coll_free_retired(void);
 void mc_nbr_finalize(void);
 /* A blocking neighbor collective: this member's part for each out-edge and
  * its expectation for each in-edge, computed in the call. 0 when it cannot

@@ -120,6 +120,51 @@ void mc_coll_comm_ready(mc_pcomm *pc)
     pc->flat_size = pc->size;
 }
 
+/* Communicators the checker made for one the application freed (its
+ * shadow, an intercommunicator's merge) while a nonblocking collective's
+ * handshake still runs on them. MPI lets pending operations finish after a
+ * free (MPI-3.1 sec. 6.4.3), but Open MPI 4.1's libnbc then progresses the
+ * freed communicator's schedule into a crash; so they are freed when their
+ * last handshake has ended. */
+typedef struct retired {
+    MPI_Comm comm;
+    struct retired *next;
+} retired_t;
+static retired_t *retired;
+
+void mc_coll_release_comm(MPI_Comm *comm)
+{
+    if (*comm == MPI_COMM_NULL)
+        return;
+    if (mc_coll_comm_busy(*comm)) {
+        retired_t *r = malloc(sizeof *r);
+        if (r) {        /* without memory it is left, never freed under a handshake */
+            r->comm = *comm;
+            r->next = retired;
+            retired = r;
+        }
+        *comm = MPI_COMM_NULL;
+        return;
+    }
+    PMPI_Comm_free(comm);
+}
+
+void mc_coll_free_retired(void)
+{
+    if (!retired)
+        return;
+    for (retired_t **pp = &retired; *pp;) {
+        retired_t *r = *pp;
+        if (mc_coll_comm_busy(r->comm)) {
+            pp = &r->next;
+            continue;
+        }
+        *pp = r->next;
+        PMPI_Comm_free(&r->comm);
+        free(r);
+    }
+}
+
 /* The application frees the communicator: the merged handshake comm goes too. */
 void mc_coll_comm_freed(mc_pcomm *pc)
 {

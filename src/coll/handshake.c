@@ -766,55 +766,14 @@ void mc_coll_enter(mc_call *c)
     hs_free(h);
 }
 
-/* Communicators the checker made for one the application freed (its
- * shadow, an intercommunicator's merge) while a nonblocking collective's
- * handshake still runs on them. MPI lets pending operations finish after a
- * free (MPI-3.1 sec. 6.4.3), but Open MPI 4.1's libnbc then progresses the
- * freed communicator's schedule into a crash; so they are freed when their
- * last handshake has ended. */
-typedef struct retired {
-    MPI_Comm comm;
-    struct retired *next;
-} retired_t;
-static retired_t *retired;
-
-static int comm_in_use(MPI_Comm comm)
+/* Whether a handshake still running uses comm (commid.c frees the
+ * checker's communicators only when none does). */
+int mc_coll_comm_busy(MPI_Comm comm)
 {
     for (hs_t *h = pending; h; h = h->next)
         if (h->flat == comm || h->shadow == comm)
             return 1;
     return 0;
-}
-
-void mc_coll_release_comm(MPI_Comm *comm)
-{
-    if (*comm == MPI_COMM_NULL)
-        return;
-    if (comm_in_use(*comm)) {
-        retired_t *r = malloc(sizeof *r);
-        if (r) {        /* without memory it is left, never freed under a handshake */
-            r->comm = *comm;
-            r->next = retired;
-            retired = r;
-        }
-        *comm = MPI_COMM_NULL;
-        return;
-    }
-    PMPI_Comm_free(comm);
-}
-
-static void free_retired(void)
-{
-    for (retired_t **pp = &retired; *pp;) {
-        retired_t *r = *pp;
-        if (comm_in_use(r->comm)) {
-            pp = &r->next;
-            continue;
-        }
-        *pp = r->next;
-        PMPI_Comm_free(&r->comm);
-        free(r);
-    }
 }
 
 void mc_coll_service(void)
@@ -832,8 +791,8 @@ void mc_coll_service(void)
             pp = &h->next;
         }
     }
-    if (ended && retired)
-        free_retired();
+    if (ended)
+        mc_coll_free_retired();
 }
 
 /* MPI_Finalize: handshakes still running get a moment, then are left. */
