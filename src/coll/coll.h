@@ -65,6 +65,9 @@ extern int mc_coll_npending;
  * application frees its own: now, or when the handshakes still running on
  * it have ended. Sets *comm to MPI_COMM_NULL. */
 void mc_coll_release_comm(MPI_Comm *comm);
+/* Frees the released communicators nothing of the checker's uses any more
+ * (after a handshake or a shadow copy ended). */
+void mc_coll_free_retired(void);
 
 /* Communicator ids and handshake communicators (commid.c). */
 struct mc_pcomm;

@@ -26,6 +26,7 @@ enum { HS_REDUCE, HS_VEXCH, HS_REDUCE2, HS_DSIZE, HS_DDATA, HS_DONE };
 
 typedef struct hs {
     int stage;
+    int queued;             /* its first reduction waits behind an idup of the shadow (shadow_queue.c) */
     MPI_Request req;
     const mc_coll_fn *f;
     int fn;
@@ -77,8 +78,6 @@ void mc_nbr_comm_created(mc_call *c, struct mc_pcomm *pc);
 void mc_nbr_comm_freed(struct mc_pcomm *pc);
 /* handshake.c: whether a handshake still running uses comm. */
 int mc_coll_comm_busy(MPI_Comm comm);
-/* commid.c: frees the retired communicators no handshake uses any more. */
-void mc_coll_free_retired(void);
 void mc_nbr_finalize(void);
 /* A blocking neighbor collective: this member's part for each out-edge and
  * its expectation for each in-edge, computed in the call. 0 when it cannot

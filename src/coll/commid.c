@@ -66,7 +66,7 @@ void mc_coll_comm_predefined(mc_pcomm *pc, int self)
 void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
 {
     static uint64_t inter_counter;
-    if (pc->shadow_req != MPI_REQUEST_NULL) {
+    if (pc->shadow_state != MC_SHADOW_READY) {
         /* MPI_Comm_idup: the shadow is not usable yet; an intracommunicator
          * gets its flat handle when the idup completes (mc_coll_comm_ready). */
         if (pc->is_inter)
@@ -102,9 +102,11 @@ void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
     }
     mc_pcomm *pp = parent != MPI_COMM_NULL ? mc_pcomm_get(parent) : NULL;
     uint64_t base = pp ? mc_collrec_mix(pp->cid, pp->coll_seq) : mc_collrec_mix(4, salt);
-    int lo = pc->shadow_req == MPI_REQUEST_NULL ? comm_min_world(pc->comm, 0) : -1;
+    /* An idup's new handle may not be queried yet (same group as the parent). */
+    int idup = c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info;
+    int lo = idup ? -1 : comm_min_world(pc->comm, 0);
     pc->cid = mc_collrec_mix(mc_collrec_mix(base, salt), (uint64_t)(int64_t)lo);
-    if (pc->shadow_req == MPI_REQUEST_NULL)
+    if (pc->shadow_state == MC_SHADOW_READY)
         mc_coll_comm_ready(pc);
     /* A topology communicator: its twin, for neighbor collectives (neighbor.c). */
     mc_nbr_comm_created(c, pc);

@@ -504,6 +504,8 @@ static int one_stage(const hs_t *h)
 /* Runs the handshake as far as it can without waiting. 1 when it is done. */
 static int advance(hs_t *h)
 {
+    if (h->queued)
+        return 0;
     for (;;) {
         if (h->stage == HS_DONE)
             return 1;
@@ -598,7 +600,13 @@ static void after_verdict(hs_t *h)
 
 /* ---- waiting -------------------------------------------------------------- */
 
-static int hs_ready(void *ctx) { return advance(ctx); }
+static int hs_ready(void *ctx)
+{
+    hs_t *h = ctx;
+    if (h->queued)
+        mc_sq_drive();
+    return advance(h);
+}
 
 /* A member waits for every other member of the collective: one clause
  * each, keyed with the instance (members that started it count as there). */
@@ -675,6 +683,19 @@ void mc_coll_leave(mc_call *c)
 
 /* ---- entry ---------------------------------------------------------------- */
 
+static int start_first_reduction(void *ctx)
+{
+    hs_t *h = ctx;
+    h->queued = 0;
+    int rc = PMPI_Iallreduce(h->mine.slot, h->all.slot, h->inter ? MC_CR_SLOTS : MC_CR_INTRA_SLOTS, MPI_INT64_T,
+                             MPI_MAX, h->flat, &h->req);
+    if (rc != MPI_SUCCESS) {
+        h->req = MPI_REQUEST_NULL;
+        h->stage = HS_DONE;
+    }
+    return rc;
+}
+
 void mc_coll_enter(mc_call *c)
 {
     const mc_coll_fn *f = mc_coll_fn_of(c->fn);
@@ -742,10 +763,11 @@ void mc_coll_enter(mc_call *c)
     } else {
         h->call = c;
     }
-    if (PMPI_Iallreduce(h->mine.slot, h->all.slot, h->inter ? MC_CR_SLOTS : MC_CR_INTRA_SLOTS, MPI_INT64_T,
-                               MPI_MAX, h->flat, &h->req)
-        != MPI_SUCCESS) {
-        h->req = MPI_REQUEST_NULL;
+    /* The first reduction: now, or in order once a copy of the shadow the
+     * checker is making has ended (shadow_queue.c). */
+    int rc = MPI_SUCCESS;
+    h->queued = 1;
+    if (mc_sq_submit(h->flat, start_first_reduction, h, &rc) && rc != MPI_SUCCESS) {
         hs_free(h);
         mc_eng_unlock();
         return;
@@ -754,7 +776,12 @@ void mc_coll_enter(mc_call *c)
         h->next = pending;
         pending = h;
         mc_coll_npending++;
-        advance(h);
+        /* Not tested here: a test drives MPI's progress, and a nonblocking
+         * call of the application's does not (Open MPI's MPI_Comm_idup
+         * starts its later rounds from progress, and a rank that progressed
+         * between two of the application's nonblocking collective calls
+         * and its peers that did not pair those rounds with different
+         * collectives: the application's own idups then hang). */
         mc_eng_unlock();
         return;
     }
@@ -766,10 +793,12 @@ void mc_coll_enter(mc_call *c)
     hs_free(h);
 }
 
-/* Whether a handshake still running uses comm (commid.c frees the
- * checker's communicators only when none does). */
+/* Whether a handshake still running uses comm, or a copy of it is queued
+ * or running (commid.c frees the checker's communicators only when none). */
 int mc_coll_comm_busy(MPI_Comm comm)
 {
+    if (mc_sq_uses(comm))
+        return 1;
     for (hs_t *h = pending; h; h = h->next)
         if (h->flat == comm || h->shadow == comm)
             return 1;

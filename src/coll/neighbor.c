@@ -226,7 +226,7 @@ void mc_nbr_comm_created(mc_call *c, mc_pcomm *pc)
     nbr_topo *t = calloc(1, sizeof *t);
     MPI_Comm twin = MPI_COMM_NULL;
     MPI_Request req = MPI_REQUEST_NULL;
-    if (pc->shadow_req != MPI_REQUEST_NULL) {
+    if (c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info) {
         /* MPI_Comm_idup: the new handle may not be used yet, but it has the
          * parent's topology; the twin copies the parent's twin, without
          * blocking (every member starts it here, in the same order). */

@@ -27,7 +27,7 @@ void mc_eng_unlock(void) { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthrea
 
 static mc_pcomm *pcomms;
 
-static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow, MPI_Request pending)
+static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
 {
     mc_pcomm *pc = calloc(1, sizeof *pc);
     if (!pc)
@@ -35,7 +35,7 @@ static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow, MPI_Request pending)
     pc->key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
     pc->comm = comm;
     pc->shadow = shadow;
-    pc->shadow_req = pending;
+    pc->shadow_req = MPI_REQUEST_NULL;
     pc->rank = -1;
     pc->flat = MPI_COMM_NULL;
     HASH_ADD(hh, pcomms, key, sizeof pc->key, pc);
@@ -53,17 +53,46 @@ static void pcomm_fill(mc_pcomm *pc)
         PMPI_Comm_remote_size(pc->comm, &pc->remote_size);
 }
 
+/* An MPI_Comm_idup's shadow: waits until the copy queued behind earlier
+ * copies of the parent's shadow has been started and has ended. Every
+ * member started the same copies in the same order, and MPI's progress
+ * (driven here) ends them, so this wait ends. */
+static void copy_wait(mc_pcomm *pc)
+{
+    while (pc->shadow_state == MC_SHADOW_QUEUED
+           || (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL)) {
+        mc_sq_drive();
+        if (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL) {
+            int flag = 0;
+            if (PMPI_Test(&pc->shadow_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                pc->shadow_req = MPI_REQUEST_NULL;
+            if (!flag)
+                sched_yield();
+        }
+    }
+}
+
+/* At the communicator's first use (the application's request has
+ * completed, so its handle may be queried now). */
+static void settle(mc_pcomm *pc)
+{
+    copy_wait(pc);
+    if (pc->shadow_state == MC_SHADOW_COPYING) {
+        pcomm_fill(pc);
+        pc->shadow_state = MC_SHADOW_READY;
+        mc_coll_comm_ready(pc);
+    }
+}
+
 mc_pcomm *mc_pcomm_get(MPI_Comm comm)
 {
     mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
     mc_pcomm *pc = NULL;
     HASH_FIND(hh, pcomms, &key, sizeof key, pc);
-    if (pc && pc->shadow_req != MPI_REQUEST_NULL) {
-        /* A shadow made by PMPI_Comm_idup next to the user's: every member
-         * started it in the same wrapper, so waiting for it cannot block. */
-        PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
-        pcomm_fill(pc);
-        mc_coll_comm_ready(pc);
+    if (pc && pc->shadow_state != MC_SHADOW_READY) {
+        settle(pc);
+        if (pc->shadow_state == MC_SHADOW_NONE)
+            return NULL;
     }
     return pc;
 }
@@ -114,35 +143,70 @@ static int shadowless(int fn)
     }
 }
 
+/* Starts the copy of an MPI_Comm_idup's shadow (now, or from the queue). */
+static int start_shadow_copy(void *ctx)
+{
+    mc_pcomm *pc = ctx;
+    int rc = PMPI_Comm_idup(pc->shadow_of, &pc->shadow, &pc->shadow_req);
+    if (rc != MPI_SUCCESS) {
+        pc->shadow = MPI_COMM_NULL;
+        pc->shadow_req = MPI_REQUEST_NULL;
+        pc->shadow_state = MC_SHADOW_NONE;
+        return rc;
+    }
+    pc->shadow_state = MC_SHADOW_COPYING;
+    mc_sq_copy_started(pc->shadow_of, pc);
+    return rc;
+}
+
 void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
 {
     if (!mc_eng_on || newcomm == MPI_COMM_NULL || shadowless(c->fn))
         return;
-    MPI_Comm shadow = MPI_COMM_NULL;
-    MPI_Request pending = MPI_REQUEST_NULL;
-    int rc;
+    MPI_Comm shadow = MPI_COMM_NULL, pshadow = MPI_COMM_NULL;
     /* Never MPI_Comm_dup of the user's communicator: it would run the
      * application's attribute copy callbacks (and their delete callbacks when
      * the shadow is freed). MPI_Comm_split copies no attributes. No lock is
      * held here: this is a collective call. */
-    if (c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info) {
+    int idup = c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info;
+    int topo = MPI_UNDEFINED, inter = 0;
+    if (!idup) {
+        PMPI_Topo_test(newcomm, &topo);
+        PMPI_Comm_test_inter(newcomm, &inter);
+    }
+    /* The shadow of a new intracommunicator is a nonblocking copy of it
+     * (MPI_Comm_idup), waited for at the communicator's first use
+     * (mc_pcomm_get), not a blocking MPI_Comm_split: Open MPI 4.1 lets a
+     * context-id agreement go ahead only when no pending one has a lower
+     * parent id, so a split of the new communicator would wait for an
+     * MPI_Comm_idup of MPI_COMM_WORLD that the application started, and
+     * that waits for members that call MPI_Comm_idup only after this call
+     * (MPICH's comm/comm_create_group_idup hung). Every member decides
+     * alike, from the call and the communicator. Not for communicators that
+     * may carry attributes already (MPI_Comm_dup's: the copy would run
+     * their copy callbacks) or a topology (the neighbor twin is made from
+     * the shadow at once), nor intercommunicators (their merge for the
+     * handshakes is made at once). */
+    int copy_new = !idup && !inter && topo == MPI_UNDEFINED
+                   && c->fn != MC_FN_MPI_Comm_dup && c->fn != MC_FN_MPI_Comm_dup_with_info;
+    if (copy_new) {
+        pshadow = newcomm;
+    } else if (idup) {
         /* The new handle may not be used before the user's request
          * completes, so the shadow copies the parent's shadow (same group,
          * no attributes), without blocking. */
         mc_eng_lock();
         mc_pcomm *parent = mc_pcomm_get(c->vals[0].comm);
-        MPI_Comm pshadow = parent ? parent->shadow : MPI_COMM_NULL;
+        pshadow = parent ? parent->shadow : MPI_COMM_NULL;
         mc_eng_unlock();
         if (pshadow == MPI_COMM_NULL)
             return;
-        rc = PMPI_Comm_idup(pshadow, &shadow, &pending);
     } else {
         int r = 0;
         PMPI_Comm_rank(newcomm, &r);
-        rc = PMPI_Comm_split(newcomm, 0, r, &shadow);
+        if (PMPI_Comm_split(newcomm, 0, r, &shadow) != MPI_SUCCESS)
+            return;
     }
-    if (rc != MPI_SUCCESS)
-        return;
     mc_eng_lock();
     mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(newcomm));
     mc_pcomm *old = NULL;
@@ -153,13 +217,20 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
          * still point at it. */
         HASH_DEL(pcomms, old);
     }
-    mc_pcomm *pc = pcomm_add(newcomm, shadow, pending);
-    if (pc && pending == MPI_REQUEST_NULL)
+    mc_pcomm *pc = pcomm_add(newcomm, shadow);
+    if (!pc && shadow != MPI_COMM_NULL)
+        PMPI_Comm_free(&shadow);
+    if (pc && !idup)
         pcomm_fill(pc);
-    if (pc && pending != MPI_REQUEST_NULL) {
-        int flag = 0;       /* an idup'ed intercommunicator gets no handshakes */
-        PMPI_Comm_test_inter(c->vals[0].comm, &flag);
-        pc->is_inter = flag;
+    if (pc && (idup || copy_new)) {
+        int flag = 0, rc;   /* an idup'ed intercommunicator gets no handshakes */
+        if (idup) {
+            PMPI_Comm_test_inter(c->vals[0].comm, &flag);
+            pc->is_inter = flag;
+        }
+        pc->shadow_state = MC_SHADOW_QUEUED;
+        pc->shadow_of = pshadow;
+        mc_sq_submit(pshadow, start_shadow_copy, pc, &rc);
     }
     mc_eng_unlock();
     /* Collective over the new communicator's members, who are all here. */
@@ -183,6 +254,10 @@ void mc_eng_comm_freeing(MPI_Comm comm)
     mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
     mc_pcomm *pc = NULL;
     HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    /* A copy of the communicator still running must end before MPI frees
+     * it (Open MPI's context-id agreement still reads the parent). */
+    if (pc)
+        copy_wait(pc);
     if (pc && pc->dq_head)
         mc_recv_comm_freeing(pc);
     mc_eng_unlock();
@@ -197,8 +272,8 @@ void mc_eng_comm_freed(MPI_Comm comm)
     mc_pcomm *pc = NULL;
     HASH_FIND(hh, pcomms, &key, sizeof key, pc);
     if (pc) {
-        if (pc->shadow_req != MPI_REQUEST_NULL)
-            PMPI_Wait(&pc->shadow_req, MPI_STATUS_IGNORE);
+        copy_wait(pc);      /* normally done before the free already */
+        mc_sq_forget(pc);
         mc_recv_comm_freeing(pc);   /* normally done before the free already */
         drain_lost(pc);
         mc_coll_comm_freed(pc);
@@ -364,6 +439,8 @@ void mc_eng_service(void)
     if (orphans)
         drive_orphans();
     mc_env_reap(0);
+    if (mc_sq_active)
+        mc_sq_drive();
     if (mc_coll_npending)
         mc_coll_service();
 }
@@ -560,8 +637,8 @@ void mc_eng_start(void)
     MPI_Comm ws, ss;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &ws) != MPI_SUCCESS || PMPI_Comm_dup(MPI_COMM_SELF, &ss) != MPI_SUCCESS)
         return;
-    mc_pcomm *w = pcomm_add(MPI_COMM_WORLD, ws, MPI_REQUEST_NULL);
-    mc_pcomm *s = pcomm_add(MPI_COMM_SELF, ss, MPI_REQUEST_NULL);
+    mc_pcomm *w = pcomm_add(MPI_COMM_WORLD, ws);
+    mc_pcomm *s = pcomm_add(MPI_COMM_SELF, ss);
     if (!w || !s)
         return;
     pcomm_fill(w);
@@ -631,6 +708,10 @@ void mc_eng_finalize(void)
     MPI_Request bar = MPI_REQUEST_NULL;
     if (PMPI_Ibarrier(mc_st.world_dup, &bar) == MPI_SUCCESS)
         mc_eng_wait(&fc, finalize_ready, finalize_describe, &bar);
+    /* Shadows of communicators never used may still be copying: every
+     * member started the same copies, and all are here now. */
+    for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
+        copy_wait(pc);
     /* Receives never matched: their mirrors must not swallow envelopes. */
     if (orphans)
         drive_orphans();
@@ -643,7 +724,7 @@ void mc_eng_finalize(void)
      * message still in flight after a second is given up). */
     for (int round = 0; round < 200; round++) {
         for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
-            if (pc->shadow_req == MPI_REQUEST_NULL)
+            if (pc->shadow_state == MC_SHADOW_READY)
                 drain_lost(pc);
         long long diff[1] = {mc_env_sent - mc_env_received}, sum[1] = {0};
         if (PMPI_Allreduce(diff, sum, 1, MPI_LONG_LONG, MPI_SUM, mc_st.world_dup) != MPI_SUCCESS || sum[0] <= 0)

@@ -74,7 +74,9 @@ typedef struct mc_pcomm {
     mc_obj_key key;         /* {MC_KEY_PCOMM, MC_BITS(comm)} */
     MPI_Comm comm;
     MPI_Comm shadow;
-    MPI_Request shadow_req; /* PMPI_Comm_idup of the shadow still running */
+    int shadow_state;       /* MC_SHADOW_*: an MPI_Comm_idup's shadow is copied first */
+    MPI_Comm shadow_of;     /* MC_SHADOW_QUEUED: the parent's shadow the copy is made of */
+    MPI_Request shadow_req; /* MC_SHADOW_COPYING: PMPI_Comm_idup of the shadow, NULL once done */
     int rank, size, remote_size, is_inter;
     struct mc_prec *dq_head, *dq_tail;   /* deferred receives, posting order */
     struct mc_pcomm *dq_next;            /* in the list of comms with deferred receives */
@@ -89,6 +91,12 @@ typedef struct mc_pcomm {
     UT_hash_handle hh;
 } mc_pcomm;
 
+/* A shadow's state: made at once (MPI_Comm_split), or for MPI_Comm_idup a
+ * copy of the parent's shadow, queued behind an earlier copy of that
+ * (shadow_queue.c), then copying, then ready at the communicator's first
+ * use; NONE when the copy could not be made. */
+enum { MC_SHADOW_READY = 0, MC_SHADOW_QUEUED, MC_SHADOW_COPYING, MC_SHADOW_NONE };
+
 /* The engine's record of a communicator; NULL when it has no shadow (the
  * engine stays out of traffic on it). Completes a pending shadow idup. */
 mc_pcomm *mc_pcomm_get(MPI_Comm comm);
@@ -96,6 +104,23 @@ mc_pcomm *mc_pcomm_get(MPI_Comm comm);
 int mc_pcomm_world_rank(mc_pcomm *pc, int r);
 /* "MPI_COMM_WORLD", "comm#3". */
 void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len);
+
+/* The order of the checker's nonblocking collectives on a communicator
+ * while an MPI_Comm_idup of it that the checker started runs
+ * (shadow_queue.c). start(ctx) starts one and returns MPI's code. */
+typedef int (*mc_sq_start_fn)(void *ctx);
+extern int mc_sq_active;        /* copies running or operations queued */
+/* Starts it now (1, its code in *rc) or queues it behind the running copy
+ * of comm (0: started later by mc_sq_drive, which ignores the code). */
+int mc_sq_submit(MPI_Comm comm, mc_sq_start_fn start, void *ctx, int *rc);
+/* The checker started PMPI_Comm_idup(parent, &pc->shadow, &pc->shadow_req). */
+void mc_sq_copy_started(MPI_Comm parent, mc_pcomm *pc);
+/* Tests running copies; starts what waited for them, in order. */
+void mc_sq_drive(void);
+/* Whether a copy of comm or an operation on it is still queued or running. */
+int mc_sq_uses(MPI_Comm comm);
+/* pc is freed: forget its copy. */
+void mc_sq_forget(mc_pcomm *pc);
 
 /* ---- requests ----------------------------------------------------------- */
 
