@@ -104,6 +104,12 @@ mc_pcomm *mc_pcomm_get(MPI_Comm comm);
 int mc_pcomm_world_rank(mc_pcomm *pc, int r);
 /* "MPI_COMM_WORLD", "comm#3". */
 void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len);
+/* The engine's start and end (comms.c): the predefined communicators (0
+ * when they could not be made); MPI_Finalize waits for shadows still being
+ * copied, and takes in the envelopes left on the shadows. */
+int mc_pcomms_start(void);
+void mc_pcomms_copies_wait(void);
+void mc_pcomms_drain_lost(void);
 
 /* The order of the checker's nonblocking collectives on a communicator
  * while an MPI_Comm_idup of it that the checker started runs

@@ -1,0 +1,323 @@
+/*
+ * comms.c - the engine's communicators: the table of records keyed by the
+ * application's handle, each with its shadow (how it is made and when it is
+ * ready: docs/design.md, "Shadows"), and their end.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "p2p.h"
+#include "objects.h"
+#include "report.h"
+#include "state.h"
+#include "coll.h"
+
+/* Reports the envelopes waiting on pc's shadow: sends no receive matched. */
+void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats);
+
+static void drain_lost(mc_pcomm *pc)
+{
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        if (PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, pc->shadow, &flag, &st) != MPI_SUCCESS || !flag)
+            return;
+        mc_env e;
+        memset(&e, 0, sizeof e);
+        PMPI_Recv(&e, (int)sizeof e, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, pc->shadow, MPI_STATUS_IGNORE);
+        mc_env_received++;
+        if (e.magic == MC_ENV_MAGIC)
+            mc_lost_report(pc, &e, st.MPI_SOURCE, 0);
+    }
+}
+
+
+static mc_pcomm *pcomms;
+
+static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
+{
+    mc_pcomm *pc = calloc(1, sizeof *pc);
+    if (!pc)
+        return NULL;
+    pc->key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    pc->comm = comm;
+    pc->shadow = shadow;
+    pc->shadow_req = MPI_REQUEST_NULL;
+    pc->rank = -1;
+    pc->flat = MPI_COMM_NULL;
+    HASH_ADD(hh, pcomms, key, sizeof pc->key, pc);
+    return pc;
+}
+
+static void pcomm_fill(mc_pcomm *pc)
+{
+    int flag = 0;
+    PMPI_Comm_rank(pc->comm, &pc->rank);
+    PMPI_Comm_size(pc->comm, &pc->size);
+    PMPI_Comm_test_inter(pc->comm, &flag);
+    pc->is_inter = flag;
+    if (flag)
+        PMPI_Comm_remote_size(pc->comm, &pc->remote_size);
+}
+
+/* An MPI_Comm_idup's shadow: waits until the copy queued behind earlier
+ * copies of the parent's shadow has been started and has ended. Every
+ * member started the same copies in the same order, and MPI's progress
+ * (driven here) ends them, so this wait ends. */
+static void copy_wait(mc_pcomm *pc)
+{
+    while (pc->shadow_state == MC_SHADOW_QUEUED
+           || (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL)) {
+        mc_sq_drive();
+        if (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL) {
+            int flag = 0;
+            if (PMPI_Test(&pc->shadow_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                pc->shadow_req = MPI_REQUEST_NULL;
+            if (!flag)
+                sched_yield();
+        }
+    }
+}
+
+/* At the communicator's first use (the application's request has
+ * completed, so its handle may be queried now). */
+static void settle(mc_pcomm *pc)
+{
+    copy_wait(pc);
+    if (pc->shadow_state == MC_SHADOW_COPYING) {
+        pcomm_fill(pc);
+        pc->shadow_state = MC_SHADOW_READY;
+        mc_coll_comm_ready(pc);
+    }
+}
+
+mc_pcomm *mc_pcomm_get(MPI_Comm comm)
+{
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    if (pc && pc->shadow_state != MC_SHADOW_READY) {
+        settle(pc);
+        if (pc->shadow_state == MC_SHADOW_NONE)
+            return NULL;
+    }
+    return pc;
+}
+
+int mc_pcomm_world_rank(mc_pcomm *pc, int r)
+{
+    if (r < 0)
+        return -1;
+    if (pc->comm == MPI_COMM_WORLD)
+        return r;
+    MPI_Group g, wg;
+    int out = -1;
+    int rc = pc->is_inter ? PMPI_Comm_remote_group(pc->comm, &g) : PMPI_Comm_group(pc->comm, &g);
+    if (rc != MPI_SUCCESS)
+        return -1;
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    if (PMPI_Group_translate_ranks(g, 1, &r, wg, &out) != MPI_SUCCESS || out == MPI_UNDEFINED)
+        out = -1;
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&wg);
+    return out;
+}
+
+void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len)
+{
+    mc_param_desc pd = {.name = "comm", .role = MC_ROLE_COMM, .ctype = MC_CT_COMM};
+    mc_value v = {.comm = comm};
+    char *s = mc_render_value(&pd, &v);
+    snprintf(buf, len, "%s", s ? s : "?");
+    free(s);
+}
+
+/* Dynamic-process communicators (spawn, connect/accept, join, the parent)
+ * get no shadow: making one is collective over processes that may not run
+ * the checker, and would hang them. Sessions' communicators neither: the
+ * deadlock detector speaks MPI_COMM_WORLD. Traffic on them is not checked. */
+static int shadowless(int fn)
+{
+    switch (fn) {
+    case MC_FN_MPI_Comm_spawn: case MC_FN_MPI_Comm_spawn_multiple: case MC_FN_MPI_Comm_accept:
+    case MC_FN_MPI_Comm_connect: case MC_FN_MPI_Comm_join: case MC_FN_MPI_Comm_get_parent:
+#ifdef MC_FN_MPI_Comm_create_from_group
+    case MC_FN_MPI_Comm_create_from_group:
+#endif
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Starts the copy of an MPI_Comm_idup's shadow (now, or from the queue). */
+static int start_shadow_copy(void *ctx)
+{
+    mc_pcomm *pc = ctx;
+    int rc = PMPI_Comm_idup(pc->shadow_of, &pc->shadow, &pc->shadow_req);
+    if (rc != MPI_SUCCESS) {
+        pc->shadow = MPI_COMM_NULL;
+        pc->shadow_req = MPI_REQUEST_NULL;
+        pc->shadow_state = MC_SHADOW_NONE;
+        return rc;
+    }
+    pc->shadow_state = MC_SHADOW_COPYING;
+    mc_sq_copy_started(pc->shadow_of, pc);
+    return rc;
+}
+
+void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
+{
+    if (!mc_eng_on || newcomm == MPI_COMM_NULL || shadowless(c->fn))
+        return;
+    MPI_Comm shadow = MPI_COMM_NULL, pshadow = MPI_COMM_NULL;
+    /* Never MPI_Comm_dup of the user's communicator: it would run the
+     * application's attribute copy callbacks (and their delete callbacks when
+     * the shadow is freed). MPI_Comm_split copies no attributes. No lock is
+     * held here: this is a collective call. */
+    int idup = c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info;
+    int topo = MPI_UNDEFINED, inter = 0;
+    if (!idup) {
+        PMPI_Topo_test(newcomm, &topo);
+        PMPI_Comm_test_inter(newcomm, &inter);
+    }
+    /* The shadow of a new intracommunicator is a nonblocking copy of it
+     * (MPI_Comm_idup), waited for at the communicator's first use
+     * (mc_pcomm_get), not a blocking MPI_Comm_split: Open MPI 4.1 lets a
+     * context-id agreement go ahead only when no pending one has a lower
+     * parent id, so a split of the new communicator would wait for an
+     * MPI_Comm_idup of MPI_COMM_WORLD that the application started, and
+     * that waits for members that call MPI_Comm_idup only after this call
+     * (MPICH's comm/comm_create_group_idup hung). Every member decides
+     * alike, from the call and the communicator. Not for communicators that
+     * may carry attributes already (MPI_Comm_dup's: the copy would run
+     * their copy callbacks) or a topology (the neighbor twin is made from
+     * the shadow at once), nor intercommunicators (their merge for the
+     * handshakes is made at once). */
+    int copy_new = !idup && !inter && topo == MPI_UNDEFINED
+                   && c->fn != MC_FN_MPI_Comm_dup && c->fn != MC_FN_MPI_Comm_dup_with_info;
+    if (copy_new) {
+        pshadow = newcomm;
+    } else if (idup) {
+        /* The new handle may not be used before the user's request
+         * completes, so the shadow copies the parent's shadow (same group,
+         * no attributes), without blocking. */
+        mc_eng_lock();
+        mc_pcomm *parent = mc_pcomm_get(c->vals[0].comm);
+        pshadow = parent ? parent->shadow : MPI_COMM_NULL;
+        mc_eng_unlock();
+        if (pshadow == MPI_COMM_NULL)
+            return;
+    } else {
+        int r = 0;
+        PMPI_Comm_rank(newcomm, &r);
+        if (PMPI_Comm_split(newcomm, 0, r, &shadow) != MPI_SUCCESS)
+            return;
+    }
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(newcomm));
+    mc_pcomm *old = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, old);
+    if (old) {
+        /* A handle value reused after a free the engine did not see. The old
+         * record leaves the table but is not freed: held-back receives may
+         * still point at it. */
+        HASH_DEL(pcomms, old);
+    }
+    mc_pcomm *pc = pcomm_add(newcomm, shadow);
+    if (!pc && shadow != MPI_COMM_NULL)
+        PMPI_Comm_free(&shadow);
+    if (pc && !idup)
+        pcomm_fill(pc);
+    if (pc && (idup || copy_new)) {
+        int flag = 0, rc;   /* an idup'ed intercommunicator gets no handshakes */
+        if (idup) {
+            PMPI_Comm_test_inter(c->vals[0].comm, &flag);
+            pc->is_inter = flag;
+        }
+        pc->shadow_state = MC_SHADOW_QUEUED;
+        pc->shadow_of = pshadow;
+        mc_sq_submit(pshadow, start_shadow_copy, pc, &rc);
+    }
+    mc_eng_unlock();
+    /* Collective over the new communicator's members, who are all here. */
+    if (pc)
+        mc_coll_comm_created(c, pc);
+}
+
+void mc_recv_comm_freeing(mc_pcomm *pc);
+
+/* Before the application's MPI_Comm_free / MPI_Comm_disconnect. Handshakes
+ * of nonblocking collectives still running on the communicator are not
+ * waited for: their reductions run on the shadow, which MPI lets finish
+ * after it is freed (MPI-3.1 sec. 6.4.3), and waiting here could wait for a
+ * member that is in a collective on another communicator. */
+void mc_eng_comm_freeing(MPI_Comm comm)
+{
+    if (!mc_eng_on)
+        return;
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    /* A copy of the communicator still running must end before MPI frees
+     * it (Open MPI's context-id agreement still reads the parent). */
+    if (pc)
+        copy_wait(pc);
+    if (pc && pc->dq_head)
+        mc_recv_comm_freeing(pc);
+    mc_eng_unlock();
+}
+
+void mc_eng_comm_freed(MPI_Comm comm)
+{
+    if (!mc_eng_on)
+        return;
+    mc_eng_lock();
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    if (pc) {
+        copy_wait(pc);      /* normally done before the free already */
+        mc_sq_forget(pc);
+        mc_recv_comm_freeing(pc);   /* normally done before the free already */
+        drain_lost(pc);
+        mc_coll_comm_freed(pc);
+        HASH_DEL(pcomms, pc);
+        mc_coll_release_comm(&pc->shadow);
+        free(pc);
+    }
+    mc_eng_unlock();
+}
+
+/* MPI_Init: MPI_COMM_WORLD and MPI_COMM_SELF with their shadows. */
+int mc_pcomms_start(void)
+{
+    MPI_Comm ws, ss;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &ws) != MPI_SUCCESS || PMPI_Comm_dup(MPI_COMM_SELF, &ss) != MPI_SUCCESS)
+        return 0;
+    mc_pcomm *w = pcomm_add(MPI_COMM_WORLD, ws);
+    mc_pcomm *s = pcomm_add(MPI_COMM_SELF, ss);
+    if (!w || !s)
+        return 0;
+    pcomm_fill(w);
+    pcomm_fill(s);
+    mc_coll_comm_predefined(w, 0);
+    mc_coll_comm_predefined(s, 1);
+    return 1;
+}
+
+/* MPI_Finalize, every rank there: shadows of communicators never used may
+ * still be copying; every member started the same copies. */
+void mc_pcomms_copies_wait(void)
+{
+    for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
+        copy_wait(pc);
+}
+
+void mc_pcomms_drain_lost(void)
+{
+    for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
+        if (pc->shadow_state == MC_SHADOW_READY)
+            drain_lost(pc);
+}
