@@ -7,7 +7,7 @@
  * between. That test runs Open MPI's progress engine, which starts the
  * idup's context-id rounds on rank 0 before its MPI_Iallreduce and on the
  * other ranks after it, so the rounds pair with the wrong collectives.
- * Measured on 2026-11-25, 4 processes, --oversubscribe: 4 of 5 runs hung
+ * Measured on 2026-11-25, 4 processes, --oversubscribe: 4 of 5 runs hung, then 3 of 5 in a second series
  * (the other ranks stay in MPI_Waitall); without rank 0's tests, 5 of 5
  * passed. A checker that tests its own requests inside the application's
  * nonblocking calls causes the same hang, which is why mpicheck does not.
