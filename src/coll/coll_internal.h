@@ -72,6 +72,16 @@ MPI_Datatype mc_arg_type_at(const mc_coll_fn *f, const mc_call *c, int i, int k)
 /* Fills r with this member's record of call c (and reports MPI_IN_PLACE misuse). */
 void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r);
 
+/* The handshake's report (hs_report.c): the summary of the call, taken in
+ * it; gathering every member's details to the member of rank 0 (two
+ * stages); that member's finding, in full or (nonblocking calls, one
+ * stage) from the reduction alone. */
+void mc_hs_summarize(hs_t *h, const mc_call *c);
+int mc_hs_start_details(hs_t *h);
+int mc_hs_start_details_data(hs_t *h);
+void mc_hs_write_finding(hs_t *h);
+void mc_hs_write_short_finding(hs_t *h);
+
 /* Neighbor collectives (neighbor.c). A topology communicator gets a twin
  * when it is made: the same topology over its shadow. */
 void mc_nbr_comm_created(mc_call *c, struct mc_pcomm *pc);

@@ -34,6 +34,15 @@ static void drain_lost(mc_pcomm *pc)
 
 static mc_pcomm *pcomms;
 
+/* The record of comm, as it is (no wait for a shadow being copied). */
+static mc_pcomm *find(MPI_Comm comm)
+{
+    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
+    mc_pcomm *pc = NULL;
+    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    return pc;
+}
+
 static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
 {
     mc_pcomm *pc = calloc(1, sizeof *pc);
@@ -93,9 +102,7 @@ static void settle(mc_pcomm *pc)
 
 mc_pcomm *mc_pcomm_get(MPI_Comm comm)
 {
-    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
-    mc_pcomm *pc = NULL;
-    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    mc_pcomm *pc = find(comm);
     if (pc && pc->shadow_state != MC_SHADOW_READY) {
         settle(pc);
         if (pc->shadow_state == MC_SHADOW_NONE)
@@ -215,9 +222,7 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
             return;
     }
     mc_eng_lock();
-    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(newcomm));
-    mc_pcomm *old = NULL;
-    HASH_FIND(hh, pcomms, &key, sizeof key, old);
+    mc_pcomm *old = find(newcomm);
     if (old) {
         /* A handle value reused after a free the engine did not see. The old
          * record leaves the table but is not freed: held-back receives may
@@ -257,9 +262,7 @@ void mc_eng_comm_freeing(MPI_Comm comm)
     if (!mc_eng_on)
         return;
     mc_eng_lock();
-    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
-    mc_pcomm *pc = NULL;
-    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    mc_pcomm *pc = find(comm);
     /* A copy of the communicator still running must end before MPI frees
      * it (Open MPI's context-id agreement still reads the parent). */
     if (pc)
@@ -274,9 +277,7 @@ void mc_eng_comm_freed(MPI_Comm comm)
     if (!mc_eng_on)
         return;
     mc_eng_lock();
-    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
-    mc_pcomm *pc = NULL;
-    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    mc_pcomm *pc = find(comm);
     if (pc) {
         copy_wait(pc);      /* normally done before the free already */
         mc_sq_forget(pc);
