@@ -163,13 +163,23 @@ static void build(void)
     }
 }
 
-void mc_coll_table_init(void) { pthread_once(&once, build); }
+static int built;   /* set (release) once build() ran: the hot path skips pthread_once */
 
+static void build_once(void)
+{
+    build();
+    __atomic_store_n(&built, 1, __ATOMIC_RELEASE);
+}
+
+void mc_coll_table_init(void) { pthread_once(&once, build_once); }
+
+/* Asked by every MPI call the engine sees (most of them not collectives). */
 const mc_coll_fn *mc_coll_fn_of(int fn)
 {
     if (fn < 0 || fn >= MC_FN_COUNT_)
         return NULL;
-    mc_coll_table_init();
+    if (!__atomic_load_n(&built, __ATOMIC_ACQUIRE))
+        mc_coll_table_init();
     return table[fn].shape == MC_SH_NONE ? NULL : &table[fn];
 }
 

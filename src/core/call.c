@@ -1,9 +1,12 @@
 /*
  * call.c - the two halves every wrapper runs around the real PMPI call.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "call.h"
 #include "checks.h"
+#include "coll.h"       /* mc_coll_fn_of: which functions are collectives */
 #include "objects.h"
 #include "state.h"
 
@@ -34,6 +37,55 @@ __thread int mc_depth __attribute__((tls_model("initial-exec")));
     | MC_ROLE_BIT(MC_ROLE_WIN_OUT) | MC_ROLE_BIT(MC_ROLE_REQ_OUT))
 int mc_disabled;
 
+/* Light calls read a communicator or datatype handle and do nothing else
+ * the checker follows: no message, no collective, no object made or freed
+ * (MPI_Comm_rank, MPI_Type_size, MPI_Get_address, MPI_Wtime ...). Programs
+ * make millions of them in loops (MPICH's datatype tests call
+ * MPI_Type_size once per element they verify and ran 2.5 to 3 times longer
+ * checked), so they get the null-handle check inline and nothing else. */
+#define LIGHT_ROLES (MC_ROLE_BIT(MC_ROLE_NONE) | MC_ROLE_BIT(MC_ROLE_COMM) \
+    | MC_ROLE_BIT(MC_ROLE_DATATYPE_ANY))
+static unsigned char light[MC_FN_COUNT_];
+static uint32_t light_handles[MC_FN_COUNT_];    /* bit i: parameter i is a handle to check */
+static int light_known;
+static pthread_once_t light_once = PTHREAD_ONCE_INIT;
+
+static void find_light(void)
+{
+    for (int fn = 0; fn < MC_FN_COUNT_; fn++) {
+        const mc_fn_desc *d = &mc_fn_table[fn];
+        light[fn] = !(d->role_mask & ~LIGHT_ROLES)
+                    && !(d->flags & (MC_FLAG_MANUAL | MC_FLAG_BLOCK | MC_FLAG_ENGINE))
+                    && !mc_coll_fn_of(fn)
+                    && fn != MC_FN_MPI_Init && fn != MC_FN_MPI_Init_thread && fn != MC_FN_MPI_Abort
+                    && fn != MC_FN_MPI_Finalize && fn != MC_FN_MPI_Session_init
+                    && fn != MC_FN_MPI_Session_finalize && d->nparams <= 32;
+        for (int i = 0; light[fn] && i < d->nparams; i++)
+            if (d->params[i].role == MC_ROLE_COMM || d->params[i].role == MC_ROLE_DATATYPE_ANY)
+                light_handles[fn] |= 1u << i;
+    }
+    __atomic_store_n(&light_known, 1, __ATOMIC_RELEASE);
+}
+
+static int is_light(int fn)
+{
+    if (!__atomic_load_n(&light_known, __ATOMIC_ACQUIRE))
+        pthread_once(&light_once, find_light);
+    return light[fn];
+}
+
+/* A light call's handles: only a null one needs the full check (rare). */
+static int light_handles_ok(const mc_call *c)
+{
+    for (uint32_t todo = light_handles[c->fn]; todo; todo &= todo - 1) {
+        int i = __builtin_ctz(todo);
+        if (c->desc->params[i].role == MC_ROLE_COMM ? c->vals[i].comm == MPI_COMM_NULL
+                                                    : c->vals[i].type == MPI_DATATYPE_NULL)
+            return 0;
+    }
+    return 1;
+}
+
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
 {
     mc_depth++;
@@ -60,6 +112,12 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     }
     if (fn == MC_FN_MPI_Init || fn == MC_FN_MPI_Init_thread) {
         mc_check_call_order(c);
+        c->skip = 1;
+        return;
+    }
+    if (is_light(fn)) {
+        if (!light_handles_ok(c))
+            mc_check_args(c);
         c->skip = 1;
         return;
     }
