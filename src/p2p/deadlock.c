@@ -19,8 +19,9 @@
  * thanks to buffering: one potential-deadlock report, and the relaxable
  * ranks are told to stop waiting for those acknowledgments.
  *
- * The finding itself (the cycle in order, each rank's call and stack, the
- * DOT graph) is written by deadlock_report.c.
+ * The answers come from deadlock_answer.c (the asked side); the finding
+ * itself (the cycle in order, each rank's call and stack, the DOT graph) is
+ * written by deadlock_report.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,290 +36,7 @@
 #include "objects.h"
 #include "stack.h"
 
-#define TAG_QUERY 7101
-#define TAG_REPLY 7102
-#define TAG_RELAX 7103
-#define TAG_HINT 7104     /* "you lead a deadlock I found: detect now" */
-#define REPLY_MAGIC 0x4d43444cu
-#define DETAILS_MAX 6000
-#define BROADCAST_MAX 1024   /* ranks asked at once by a detection */
-
-/* ---- this rank's wait ----------------------------------------------------- */
-
-static mc_call *w_call;
-static mc_describe_fn w_describe;
-static void *w_ctx;
-static int w_blocked;
-static int w_epoch;
-int mc_dl_relax;                /* a relax message came for the current wait */
-static double deferred_until;   /* a lower rank's detection is under way */
-static double now_s(void);
-int mc_dl_release_epoch;
-
-#define RELAXED_SITES 64
-static const void *relaxed_sites[RELAXED_SITES];
-static int nrelaxed_sites;
-
-int mc_dl_site_relaxed(const void *site);
-int mc_dl_site_relaxed(const void *site)
-{
-    for (int i = 0; i < nrelaxed_sites; i++)
-        if (relaxed_sites[i] == site)
-            return 1;
-    return 0;
-}
-
-static int (*w_ready_fn)(void *);
-
-void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
-{
-    /* One wait per process is described; with several threads waiting the
-     * detector stays off (mc_dl_detect), and so does this. */
-    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
-        return;
-    w_ready_fn = ready;
-    w_call = c;
-    w_describe = describe;
-    w_ctx = ctx;
-    w_blocked = 1;
-    w_epoch++;
-    mc_dl_relax = 0;
-}
-
-void mc_dl_relax_site(const void *site)
-{
-    if (site && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(site))
-        relaxed_sites[nrelaxed_sites++] = site;
-}
-
-void mc_dl_relax_here(mc_call *c)
-{
-    mc_dl_relax = 1;
-    if (c)
-        mc_dl_relax_site(c->caller);
-}
-
-void mc_dl_clear_waiting(void)
-{
-    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
-        return;
-    w_blocked = 0;
-    w_epoch++;
-    mc_dl_relax = 0;
-}
-
-/* ---- replies in flight ------------------------------------------------------ */
-
-typedef struct outmsg { MPI_Request req; struct outmsg *next; char data[]; } outmsg;
-static outmsg *outgoing;
-
-static void send_bytes(const void *data, int len, int dest, int tag)
-{
-    outmsg *m = malloc(sizeof *m + (size_t)len);
-    if (!m)
-        return;
-    memcpy(m->data, data, (size_t)len);
-    if (PMPI_Isend(m->data, len, MPI_BYTE, dest, tag, mc_st.world_dup, &m->req) != MPI_SUCCESS) {
-        free(m);
-        return;
-    }
-    m->next = outgoing;
-    outgoing = m;
-}
-
-static void reap_outgoing(void)
-{
-    outmsg **pp = &outgoing;
-    while (*pp) {
-        int flag = 0;
-        PMPI_Test(&(*pp)->req, &flag, MPI_STATUS_IGNORE);
-        if (flag) {
-            outmsg *m = *pp;
-            *pp = m->next;
-            free(m);
-        } else {
-            pp = &(*pp)->next;
-        }
-    }
-}
-
-/* ---- answering -------------------------------------------------------------- */
-
-/* Collective instances this rank started and has not finished (src/coll/). */
-int mc_coll_started_keys(uint64_t *out, int max);
-#define STARTED_MAX 64
-
-static void answer(int id, int to, int details)
-{
-    reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, w_blocked, w_epoch, 0, 0, 0, 0, 0, 0, 0, 0};
-    mc_waitfor w = {0};
-    char *text = NULL;
-    uint64_t started[STARTED_MAX];
-    h.nstarted = mc_coll_started_keys(started, STARTED_MAX);
-    if (h.nstarted > STARTED_MAX) {
-        h.nstarted = 0;
-        h.unknown = 1;      /* too many to tell: never blamed */
-    }
-    if (w_blocked) {
-        w_describe(w_ctx, &w, 1);
-        h.in_finalize = w_call && w_call->fn == MC_FN_MPI_Finalize;
-        h.relaxable = w.npending > 0 && w.npending == w.nrelax;
-        h.unknown |= w.unknown;
-        h.nclauses = w.nclauses;
-        h.nranks = w.nranks;
-        if (details && w_call) {
-            /* The call and its arguments as text, the stack as call sites
-             * (module, offset) that the reporting rank resolves to
-             * file:line in its own copy of each module: a first DWARF
-             * lookup costs tens of ms, and with every rank of a large
-             * deadlock doing it at once on a few cores the answers came
-             * after the grace period. */
-            mc_call_text ct;
-            mc_report_fill_call_args(&ct, w_call);
-            text = malloc(DETAILS_MAX);
-            if (text) {
-                mc_calltext_serialize(&ct, text, DETAILS_MAX);
-                uintptr_t pcs[MC_ORIGIN_MAX_PCS * 2];
-                size_t np = mc_stack_capture(pcs, sizeof pcs / sizeof pcs[0]);
-                if (np == 0 && w_call->caller) {
-                    pcs[0] = (uintptr_t)w_call->caller;
-                    np = 1;
-                }
-                for (size_t i = 0; i < np; i++) {
-                    uint64_t mod, off;
-                    mc_site_encode((const void *)pcs[i], &mod, &off);
-                    size_t len = strlen(text);
-                    snprintf(text + len, DETAILS_MAX - len, "P\t%llx\t%llx\n", (unsigned long long)mod,
-                             (unsigned long long)off);
-                }
-                h.details_len = (int32_t)strlen(text) + 1;
-            }
-            mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
-            if (tmp.calls) {
-                tmp.calls[0] = ct;
-                mc_finding_clear(&tmp);
-            }
-        }
-    }
-    size_t len = sizeof h + (size_t)h.nclauses * 12 + (size_t)h.nranks * 4 + (size_t)h.nstarted * 8
-                 + (size_t)h.details_len;
-    char *buf = malloc(len);
-    if (buf) {
-        char *p = buf;
-        memcpy(p, &h, sizeof h);
-        p += sizeof h;
-        if (h.nclauses) { memcpy(p, w.clause_len, (size_t)h.nclauses * 4); p += h.nclauses * 4; }
-        if (h.nranks) { memcpy(p, w.ranks, (size_t)h.nranks * 4); p += h.nranks * 4; }
-        for (int c = 0; c < h.nclauses; c++, p += 8) {
-            uint64_t k = w.clause_key ? w.clause_key[c] : 0;
-            memcpy(p, &k, 8);
-        }
-        if (h.nstarted) { memcpy(p, started, (size_t)h.nstarted * 8); p += h.nstarted * 8; }
-        if (h.details_len) memcpy(p, text, (size_t)h.details_len);
-        send_bytes(buf, (int)len, to, TAG_REPLY);
-        free(buf);
-    }
-    free(text);
-    mc_waitfor_free(&w);
-}
-
-static int gathering;       /* replies belong to a running detection */
-static int stale_replies;   /* a detection ended with ranks still to answer */
-
-void mc_dl_service(void)
-{
-    if (mc_st.world_dup == MPI_COMM_NULL)
-        return;
-    for (;;) {
-        int flag = 0;
-        MPI_Status st;
-        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_QUERY, mc_st.world_dup, &flag, &st);
-        if (!flag)
-            break;
-        int q[3];
-        PMPI_Recv(q, 3, MPI_INT, st.MPI_SOURCE, TAG_QUERY, mc_st.world_dup, MPI_STATUS_IGNORE);
-        answer(q[0], st.MPI_SOURCE, q[1]);
-        /* A lower rank is running a detection that reaches this rank: let
-         * it finish instead of starting a second one (with every rank of a
-         * large deadlock detecting at once, the queries crowd each other
-         * out). If this rank is the one to report, it still does, later. */
-        if (st.MPI_SOURCE < mc_st.world_rank)
-            deferred_until = now_s() + 2 * (mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0) + 0.2;
-    }
-    for (;;) {
-        int flag = 0;
-        MPI_Status st;
-        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_RELAX, mc_st.world_dup, &flag, &st);
-        if (!flag)
-            break;
-        int r[2];
-        PMPI_Recv(r, 2, MPI_INT, st.MPI_SOURCE, TAG_RELAX, mc_st.world_dup, MPI_STATUS_IGNORE);
-        if (w_blocked && r[0] == w_epoch) {
-            mc_dl_relax = 1;
-            mc_dl_release_epoch++;
-            if (w_call && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(w_call->caller))
-                relaxed_sites[nrelaxed_sites++] = w_call->caller;
-        }
-    }
-    for (;;) {
-        int flag = 0;
-        MPI_Status st;
-        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_HINT, mc_st.world_dup, &flag, &st);
-        if (!flag)
-            break;
-        int h = 0;
-        PMPI_Recv(&h, 1, MPI_INT, st.MPI_SOURCE, TAG_HINT, mc_st.world_dup, MPI_STATUS_IGNORE);
-        deferred_until = 0;
-    }
-    /* Replies that came after their detection ended (a rank that was
-     * computing answers when it next enters MPI): dropped, so nothing is
-     * left unreceived on the checker's world copy. */
-    while (stale_replies && !gathering) {
-        int flag = 0;
-        MPI_Status st;
-        PMPI_Iprobe(MPI_ANY_SOURCE, TAG_REPLY, mc_st.world_dup, &flag, &st);
-        if (!flag)
-            break;
-        int len = 0;
-        PMPI_Get_count(&st, MPI_BYTE, &len);
-        char *junk = malloc(len > 0 ? (size_t)len : 1);
-        if (!junk)
-            break;
-        PMPI_Recv(junk, len, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY, mc_st.world_dup, MPI_STATUS_IGNORE);
-        free(junk);
-    }
-    if (outgoing)
-        reap_outgoing();
-}
-
-int mc_dl_deferred(void);
-int mc_dl_deferred(void)
-{
-    /* A rank defers to lower ranks' detections, but not forever: every
-     * rank's detection asks everyone, so a rank waiting on a slow peer
-     * that detects again each timeout would otherwise keep an unrelated
-     * deadlock elsewhere from being reported. */
-    static int epoch = -1;
-    static double first;
-    double t = now_s();
-    if (t >= deferred_until)
-        return 0;
-    if (epoch != w_epoch) {
-        epoch = w_epoch;
-        first = t;
-    }
-    double grace = mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
-    return t - first < 3 * grace + 0.5;
-}
-
 /* ---- asking ----------------------------------------------------------------- */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void node_clear(node *n)
 {
@@ -365,7 +83,7 @@ static void ask(node *nodes, int id, int r, int details)
         return;
     nodes[r].state = 1;
     int q[3] = {id, details, 0};
-    send_bytes(q, (int)sizeof q, r, TAG_QUERY);
+    mc_dl_send_bytes(q, (int)sizeof q, r, TAG_QUERY);
 }
 
 /* Whether every rank this rank's wait reaches through answered waits has
@@ -411,7 +129,7 @@ static int closure_answered(const node *nodes, int me)
 static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
                    int all_asked)
 {
-    double deadline = now_s() + grace;
+    double deadline = mc_dl_now() + grace;
     int len_cap = 1 << 16;
     char *buf = malloc((size_t)len_cap);
     int got_new = 0;
@@ -458,7 +176,7 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
         mc_eng_lock();
         int done = ready(ctx);
         mc_eng_unlock();
-        if (done || now_s() > deadline) {
+        if (done || mc_dl_now() > deadline) {
             free(buf);
             return !done;
         }
@@ -476,12 +194,12 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
 static int gather(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
                   int all_asked)
 {
-    gathering = 1;
+    mc_dl_gathering = 1;
     int ret = gather_loop(nodes, id, details, grace, ready, ctx, all_asked);
-    gathering = 0;
+    mc_dl_gathering = 0;
     for (int r = 0; r < mc_st.world_size; r++)
         if (nodes[r].state == 1)
-            stale_replies = 1;
+            mc_dl_stale_replies = 1;
     return ret;
 }
 
@@ -555,7 +273,7 @@ static int verdict(node *nodes, char *released, int *leader, int *potential)
     if (*leader != me) {
         if (*leader >= 0) {
             int h = 1;
-            send_bytes(&h, (int)sizeof h, *leader, TAG_HINT);
+            mc_dl_send_bytes(&h, (int)sizeof h, *leader, TAG_HINT);
         }
         return 0;
     }
@@ -568,7 +286,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
 {
     (void)describe;
     if (mc_st.thread_level == MPI_THREAD_MULTIPLE || mc_st.world_dup == MPI_COMM_NULL
-        || !w_ready_fn)
+        || !mc_dl_w.ready)
         return 0;
     static int reported;
     if (reported)
@@ -593,7 +311,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
     ask(nodes, id, me, 0);      /* this rank answers itself through the same path */
     for (int r = 0; all_asked && r < p; r++)
         ask(nodes, id, r, 0);
-    if (!gather(nodes, id, 0, grace, w_ready_fn, w_ctx, all_asked))
+    if (!gather(nodes, id, 0, grace, mc_dl_w.ready, mc_dl_w.ctx, all_asked))
         goto out;
     int leader, potential;
     if (!verdict(nodes, released, &leader, &potential))
@@ -603,7 +321,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
      * this rank's closure (a rank in MPI_Finalize waiting on the deadlock),
      * so the report names every rank that can never be released. */
     if (all_asked) {
-        if (!gather(nodes, id, 0, 0.05, w_ready_fn, w_ctx, 0))
+        if (!gather(nodes, id, 0, 0.05, mc_dl_w.ready, mc_dl_w.ctx, 0))
             goto out;
         if (!verdict(nodes, released, &leader, &potential))
             goto out;
@@ -618,12 +336,12 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
     for (int r = 0; r < p; r++)
         if (!released[r])
             ask(again, id2, r, 1);
-    int stable = gather(again, id2, 1, grace, w_ready_fn, w_ctx, 0);
+    int stable = gather(again, id2, 1, grace, mc_dl_w.ready, mc_dl_w.ctx, 0);
     for (int r = 0; r < p && stable; r++)
         if (!released[r] && (again[r].state != 2 || !again[r].h.blocked || again[r].h.epoch != nodes[r].h.epoch))
             stable = 0;
     if (stable) {
-        mc_dl_report_found(nodes, again, released, leader, potential, w_call ? w_call : c);
+        mc_dl_report_found(nodes, again, released, leader, potential, mc_dl_w.call ? mc_dl_w.call : c);
         if (potential) {
             for (int r = 0; r < p; r++) {
                 if (released[r] || !nodes[r].h.relaxable)
@@ -631,11 +349,11 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
                 int rel[2] = {again[r].h.epoch, 0};
                 if (r == me) {
                     mc_dl_relax = 1;
-                    if (w_call && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(w_call->caller))
-                        relaxed_sites[nrelaxed_sites++] = w_call->caller;
+                    if (mc_dl_w.call)
+                        mc_dl_relax_site(mc_dl_w.call->caller);
                     result = 1;
                 } else {
-                    send_bytes(rel, (int)sizeof rel, r, TAG_RELAX);
+                    mc_dl_send_bytes(rel, (int)sizeof rel, r, TAG_RELAX);
                 }
             }
         } else {

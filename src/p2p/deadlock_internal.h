@@ -1,7 +1,8 @@
 /*
- * deadlock_internal.h - what the deadlock detector (deadlock.c) and its
- * report (deadlock_report.c) share: a rank's answer and the detector's view
- * of one rank.
+ * deadlock_internal.h - what the deadlock detector (deadlock.c), the asked
+ * side (deadlock_answer.c) and the report (deadlock_report.c) share: the
+ * messages, a rank's answer, this rank's wait, the detector's view of one
+ * rank.
  */
 #ifndef MPICHECK_DEADLOCK_INTERNAL_H
 #define MPICHECK_DEADLOCK_INTERNAL_H
@@ -9,6 +10,14 @@
 #include <stdint.h>
 #include "p2p.h"
 #include "waitgraph.h"
+
+#define TAG_QUERY 7101
+#define TAG_REPLY 7102
+#define TAG_RELAX 7103
+#define TAG_HINT 7104     /* "you lead a deadlock I found: detect now" */
+#define REPLY_MAGIC 0x4d43444cu
+#define DETAILS_MAX 6000
+#define BROADCAST_MAX 1024   /* ranks asked at once by a detection */
 
 typedef struct {
     uint32_t magic;
@@ -23,6 +32,23 @@ typedef struct {
     uint64_t *clause_key, *started;
     char *details;
 } node;
+
+/* This rank's wait while it is blocked in the engine (deadlock_answer.c). */
+typedef struct {
+    mc_call *call;
+    mc_ready_fn ready;
+    mc_describe_fn describe;
+    void *ctx;
+    int blocked;
+    int epoch;              /* changes at every wait: a second round must see the same */
+} mc_dl_wait_state;
+extern mc_dl_wait_state mc_dl_w;
+extern int mc_dl_gathering;     /* replies belong to a running detection */
+extern int mc_dl_stale_replies; /* a detection ended with ranks still to answer */
+
+double mc_dl_now(void);
+/* Sends bytes to a rank on the checker's world copy without waiting. */
+void mc_dl_send_bytes(const void *data, int len, int dest, int tag);
 
 /* The answers as the verdict's graph (waitgraph.c); the arrays are borrowed. */
 mc_wg_node *mc_dl_graph_of(node *nodes);
