@@ -4,7 +4,7 @@
 Usage:
   mpich_suite.py --flavor openmpi|mpich --suite BUILD_DIR --srcdir SRC_DIR
                  --mpicheck PATH [--lib LIBMPICHECK] [--tests FILE]
-                 [--lists testlist,testlist.dtp] [--dirs coll,pt2pt]
+                 [--lists testlist,testlist.dtp,testlist.cvar] [--dirs coll,pt2pt]
                  [--expected FILE] [--known FILE] [--fail-slow] [--jobs N]
                  [--timeout S] [--results FILE] [--summary FILE] [PATTERN...]
 
@@ -12,7 +12,8 @@ BUILD_DIR is test/mpi configured and built for the flavor's mpicc (see
 scripts/mpich-suite), SRC_DIR the unpacked test/mpi source. The tests are
 read from the suite's own list files, as MPICH's runtests reads them: the
 top-level `testlist` names the directories; each directory's list files
-(`testlist`, and those given with --lists) name programs with their number
+(`testlist`, and those given with --lists; by default testlist.dtp and
+testlist.cvar too, as MPICH's `make testing`) name programs with their number
 of processes and `key=value` options (arg=, env=, timeLimit=, xfail=,
 strict=, mpix=, resultTest=, mem=, mpiexecarg=); an entry that is a
 directory is entered with the same list files. With --tests FILE only the
@@ -31,7 +32,10 @@ Skips, each counted with its reason: marked xfail; MPIX tests (mpix=true);
 strict=false tests against an MPI other than MPICH; tests that expect the
 program to fail (resultTest=); the `errors` directory (programs that pass
 invalid arguments on purpose, to test MPI's error returns); programs that
-did not build; more memory than the machine has. A test whose plain run
+did not build; more memory than the machine has; with an MPI other than
+MPICH, an instance that differs from an earlier one only in MPIR_CVAR_
+variables (MPICH's algorithm choices, testlist.cvar: the same run there).
+A test whose plain run
 fails is not compared (counted as "fails plainly").
 
 A compared test DIFFERS when the checked run has any finding that is not
@@ -160,6 +164,13 @@ def collect(suite, srcdir, listnames, directory=""):
                 elif directory:
                     tests.append(Test(directory, program, np_, opts, line))
     return tests
+
+
+def same_run_key(test):
+    """What a run is for an MPI other than MPICH, which ignores MPIR_CVAR_
+    variables: testlist.cvar's algorithm variants repeat a testlist run."""
+    env = tuple(e for e in test.env if not e.startswith("MPIR_CVAR_"))
+    return (test.dir, test.program, test.np, tuple(test.args), env, tuple(test.mpiexecargs))
 
 
 def top_dir(test):
@@ -425,7 +436,7 @@ def main():
     ap.add_argument("--mpicheck", required=True)
     ap.add_argument("--lib")
     ap.add_argument("--tests")
-    ap.add_argument("--lists", default="testlist,testlist.dtp")
+    ap.add_argument("--lists", default="testlist,testlist.dtp,testlist.cvar")
     ap.add_argument("--dirs")
     ap.add_argument("--expected")
     ap.add_argument("--known")
@@ -462,8 +473,13 @@ def main():
 
     mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     skipped, todo = [], []
+    seen_runs = {}
     for t in tests:
         why = skip_reason(t, a.suite, a.flavor, mem_gib)
+        if not why and a.flavor != "mpich":
+            first = seen_runs.setdefault(same_run_key(t), t)
+            if first is not t:
+                why = "MPICH algorithm variant: for %s the same run as %s" % (a.flavor, first.key)
         (skipped if why else todo).append((t, why) if why else t)
     for t, why in skipped:
         print("SKIP %s (%s)" % (t.key, why))
