@@ -132,7 +132,15 @@ static void answer(int id, int to, int details)
     mc_waitfor w = {0};
     char *text = NULL;
     uint64_t started[STARTED_MAX];
+    /* Started: the handshakes under way, and the nonblocking collectives
+     * whose handshake ended but whose request this rank still holds. Only
+     * the first were counted once, so a rank whose idup had passed its
+     * handshake was "not joined": when Open MPI itself hung in
+     * MPICH's comm/comm_idup_isend (3 of 10 plain runs), every rank
+     * waited for the others "to join the collective", a false deadlock. */
     h.nstarted = mc_coll_started_keys(started, STARTED_MAX);
+    if (h.nstarted <= STARTED_MAX)
+        h.nstarted += mc_prec_coll_keys(started + h.nstarted, STARTED_MAX - h.nstarted);
     if (h.nstarted > STARTED_MAX) {
         h.nstarted = 0;
         h.unknown = 1;      /* too many to tell: never blamed */

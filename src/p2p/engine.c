@@ -38,6 +38,17 @@ mc_prec *mc_prec_find(MPI_Request user)
     return p;
 }
 
+/* The instances of the nonblocking collectives whose requests this rank
+ * still holds: it started them, whether or not their handshake ended. */
+int mc_prec_coll_keys(uint64_t *out, int max)
+{
+    int n = 0;
+    for (mc_prec *p = precs; p; p = p->hh.next)
+        if (p->kind == MC_PR_COLL && p->active && p->coll_key && n++ < max)
+            out[n - 1] = p->coll_key;
+    return n;
+}
+
 mc_prec *mc_prec_alloc(void)
 {
     mc_prec *p = calloc(1, sizeof *p);

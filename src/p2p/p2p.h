@@ -171,6 +171,7 @@ typedef struct mc_prec {
 } mc_prec;
 
 mc_prec *mc_prec_find(MPI_Request user);
+int mc_prec_coll_keys(uint64_t *out, int max);       /* keys of held collective requests; may exceed max */
 mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
 void mc_prec_insert(mc_prec *p, MPI_Request user);  /* keyed by the user's handle */
 mc_prec *mc_prec_new(MPI_Request user);             /* alloc + insert */
