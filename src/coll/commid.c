@@ -100,8 +100,12 @@ void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
         parent = c->vals[0].comm;
         salt = mc_collrec_mix(salt, (uint64_t)(int64_t)c->vals[2].i);   /* its tag */
     }
+    /* The engine's table under its lock: this runs after the engine let
+     * go of it (a collective call), and other threads may be in it. */
+    mc_eng_lock();
     mc_pcomm *pp = parent != MPI_COMM_NULL ? mc_pcomm_get(parent) : NULL;
     uint64_t base = pp ? mc_collrec_mix(pp->cid, pp->coll_seq) : mc_collrec_mix(4, salt);
+    mc_eng_unlock();
     /* An idup's new handle may not be queried yet (same group as the parent). */
     int idup = c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info;
     int lo = idup ? -1 : comm_min_world(pc->comm, 0);
