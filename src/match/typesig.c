@@ -452,14 +452,6 @@ static const mc_sig *lookup(MPI_Datatype t)
 
 /* ---- API --------------------------------------------------------------------- */
 
-int mc_typesig_init(void)
-{
-    pthread_mutex_lock(&st.lock);
-    int rc = ensure_ready();
-    pthread_mutex_unlock(&st.lock);
-    return rc;
-}
-
 void mc_typesig_fini(void)
 {
     pthread_mutex_lock(&st.lock);

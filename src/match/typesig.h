@@ -35,11 +35,6 @@
 
 #include "sigrun.h"
 
-/* Builds the table of predefined datatypes. Optional: every function below
- * calls it when needed. Returns 0, -1 when MPI is not initialized (or already
- * finalized). */
-int mc_typesig_init(void);
-
 /* Frees the cache and the table. Call before PMPI_Finalize; a later call to
  * any function starts again only while MPI is still usable. */
 void mc_typesig_fini(void);

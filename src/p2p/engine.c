@@ -76,17 +76,6 @@ mc_prec *mc_prec_new(MPI_Request user)
     return p;
 }
 
-void mc_prec_rekey(mc_prec *p, MPI_Request user)
-{
-    HASH_DEL(precs, p);
-    p->user = user;
-    p->key = mc_key(MC_KEY_PREC, MC_BITS(user));
-    mc_prec *old = mc_prec_find(user);
-    if (old)
-        mc_prec_drop(old);
-    HASH_ADD(hh, precs, key, sizeof p->key, p);
-}
-
 static void prec_free(mc_prec *p)
 {
     if (p->type_owned)

@@ -176,7 +176,6 @@ mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
 void mc_prec_insert(mc_prec *p, MPI_Request user);  /* keyed by the user's handle */
 mc_prec *mc_prec_new(MPI_Request user);             /* alloc + insert */
 void mc_prec_orphan(mc_prec *p);                    /* user freed it while active */
-void mc_prec_rekey(mc_prec *p, MPI_Request user);
 void mc_prec_drop(mc_prec *p);
 int mc_prec_count(void);
 
