@@ -63,7 +63,7 @@ mc_build() {   # mc_build FLAVOR: configure (once) and make build/FLAVOR
         # used to validate every report); a python3 earlier in PATH may not.
         local py=""
         [ -x /usr/bin/python3 ] && py="PYTHON=/usr/bin/python3"
-        (cd "$dir" && "$MC_ROOT/configure" --with-mpicc="mpicc.$flavor" --prefix="$dir/install" $py >configure.out 2>&1) ||
+        (cd "$dir" && "$MC_ROOT/configure" --with-mpicc="mpicc.$flavor" --enable-werror --prefix="$dir/install" $py >configure.out 2>&1) ||
             { tail -30 "$dir/configure.out" >&2; mc_say "configure failed for $flavor (build/$flavor/configure.out)"; return 1; }
     fi
     mc_say "make ($flavor)"

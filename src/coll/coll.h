@@ -55,6 +55,9 @@ const char *mc_coll_family_name(int family);
  * call (blocking calls wait for it; nonblocking and persistent ones start
  * it and it finishes in the background). */
 void mc_coll_enter(mc_call *c);
+/* The wrapper hook after the real call (rc == MPI_SUCCESS): a nonblocking
+ * collective's handshake is tied to the request MPI handed out. */
+void mc_coll_leave(mc_call *c);
 /* Polls the handshakes still running (from the engine's service). */
 void mc_coll_service(void);
 /* MPI_Finalize: finishes or abandons what is still running. */
@@ -75,5 +78,14 @@ void mc_coll_comm_predefined(struct mc_pcomm *pc, int self);
 void mc_coll_comm_created(mc_call *c, struct mc_pcomm *pc);
 void mc_coll_comm_ready(struct mc_pcomm *pc);
 void mc_coll_comm_freed(struct mc_pcomm *pc);
+
+/* For the deadlock detector (p2p/deadlock_answer.c). The keys of the
+ * collectives this rank has joined (running handshakes and held requests);
+ * returns how many there are, which may exceed max. */
+int mc_coll_started_keys(uint64_t *out, int max);
+/* Adds to w the members of the collective with key on pc that have not
+ * joined it yet. */
+struct mc_waitfor;
+void mc_coll_describe_members(struct mc_pcomm *pc, uint64_t key, struct mc_waitfor *w);
 
 #endif

@@ -35,7 +35,6 @@ int mc_coll_npending;
 static hs_t *pending;           /* nonblocking handshakes still running */
 static hs_t *blocking_now;      /* the blocking handshake this rank waits in */
 
-int mc_coll_started_keys(uint64_t *out, int max);
 int mc_coll_started_keys(uint64_t *out, int max)
 {
     int n = 0;
@@ -315,7 +314,6 @@ static void hs_describe(void *ctx, mc_waitfor *w, int and_mode)
     describe_members(h->flat, h->flat_rank, h->flat_size, h->key, w);
 }
 
-void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w);
 void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w)
 {
     w->npending++;

@@ -8,12 +8,8 @@
 #include "checks.h"
 #include "coll.h"       /* mc_coll_fn_of: which functions are collectives */
 #include "objects.h"
+#include "p2p.h"          /* mc_eng_before_block */
 #include "state.h"
-
-extern int mc_eng_on;   /* src/p2p/engine.c */
-void mc_eng_before_block(void);
-void mc_coll_enter(mc_call *c);     /* src/coll/handshake.c */
-void mc_coll_leave(mc_call *c);
 
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
 

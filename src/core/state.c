@@ -14,6 +14,7 @@
 #include "stack.h"
 #include "state.h"
 #include "p2p.h"
+#include "wait_board.h"
 #include "writers.h"
 
 extern char **environ;
@@ -73,8 +74,6 @@ void mc_keep_preload_from_children(void)
 }
 
 static void exit_with_error_code(void);
-void mc_rank_exit_install(void);   /* rank_exit.c */
-void mc_board_open(void);          /* wait_board.c */
 
 __attribute__((constructor)) static void mc_boot(void)
 {

@@ -77,5 +77,8 @@ void mc_runtime_session_closing(void);
 /* Turns the checker off for the rest of the run after an internal failure,
  * with one message; the application goes on unchecked. */
 void mc_disable(const char *why);
+/* rank_exit.c: after MPI_Init, installs the handlers that report a rank
+ * ending by a fatal signal or without MPI_Finalize. */
+void mc_rank_exit_install(void);
 
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "fn_table.h"
 #include "stack.h"
+#include "p2p.h"        /* call sites as (module, offset): mc_site_encode */
 #include "state.h"
 #include "wait_board.h"
 
@@ -34,8 +35,6 @@ typedef struct {
     int32_t ranks[BOARD_RANKS];
 } board;
 
-void mc_site_encode(const void *pc, uint64_t *mod, uint64_t *off);
-uintptr_t mc_site_decode(uint64_t mod, uint64_t off);
 
 static board *mine;
 

@@ -27,7 +27,6 @@
 #include "run.h"
 #include "writers.h"
 
-extern char **environ;
 
 /* getenv returns char *; the config API wants const char *(*)(const char *). */
 static const char *env_get(const char *name)

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "objects.h"
 #include "report.h"
 #include "state.h"
 #include "coll.h"
 
 /* Reports the envelopes waiting on pc's shadow: sends no receive matched. */
-void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats);
 
 static void drain_lost(mc_pcomm *pc)
 {
@@ -269,7 +269,6 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
         mc_coll_comm_created(c, pc);
 }
 
-void mc_recv_comm_freeing(mc_pcomm *pc);
 
 /* Before the application's MPI_Comm_free / MPI_Comm_disconnect. Handshakes
  * of nonblocking collectives still running on the communicator are not

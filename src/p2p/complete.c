@@ -16,13 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "p2p_internal.h"
+#include "coll.h"         /* mc_coll_describe_members */
 #include "objects.h"
 #include "state.h"
 
-int mc_env_slot_done(mc_env_slot *s);
-void mc_recv_cancel(mc_prec *p);
 /* src/coll/handshake.c */
-void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w);
 
 /* Is r an inactive persistent request (or null): ignored by any/some. */
 static int inactive(MPI_Request r, mc_prec *p)
@@ -110,8 +109,6 @@ static void finished(mc_prec *p, MPI_Status *st)
 
 /* ---- one request ---------------------------------------------------------- */
 
-int mc_recv_pending_deferred(void);
-int mc_eng_has_orphans(void);
 
 /* Whether a completion call must go through the engine at all. */
 static int engine_busy(void)
@@ -193,7 +190,6 @@ static int lookup(int n, MPI_Request *reqs, mc_prec **recs)
 
 #define RECS_INLINE 32
 
-int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status);
 int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status)
 {
     mc_eng_lock();
@@ -212,7 +208,6 @@ int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
-int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *statuses);
 int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *statuses)
 {
     mc_eng_lock();
@@ -239,8 +234,6 @@ int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *status
 }
 
 /* Waitany / Testany: the first active ready request. */
-int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
-                    int blocking);
 int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
                     int blocking)
 {
@@ -292,8 +285,6 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
 }
 
 /* Waitsome / Testsome: every active ready request. */
-int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
-                     MPI_Status *statuses, int blocking);
 int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
                      MPI_Status *statuses, int blocking)
 {
@@ -351,7 +342,6 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
     return rc;
 }
 
-int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status);
 int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status)
 {
     mc_eng_lock();
@@ -375,7 +365,6 @@ int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status
     return rc;
 }
 
-int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses);
 int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses)
 {
     mc_eng_lock();
@@ -410,7 +399,6 @@ int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Sta
     return rc;
 }
 
-int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status);
 int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status)
 {
     mc_eng_lock();
@@ -439,7 +427,6 @@ int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *s
     return rc;
 }
 
-int mc_complete_cancel(mc_call *c, MPI_Request *req);
 int mc_complete_cancel(mc_call *c, MPI_Request *req)
 {
     mc_eng_lock();
@@ -460,7 +447,6 @@ int mc_complete_cancel(mc_call *c, MPI_Request *req)
     return rc;
 }
 
-int mc_complete_free(mc_call *c, MPI_Request *req);
 int mc_complete_free(mc_call *c, MPI_Request *req)
 {
     mc_eng_lock();

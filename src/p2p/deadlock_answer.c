@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include "p2p.h"
+#include "p2p_internal.h"
+#include "coll.h"         /* mc_coll_started_keys */
 #include "report.h"
 #include "state.h"
 #include "calltext.h"
@@ -38,7 +40,6 @@ double mc_dl_now(void)
 static const void *relaxed_sites[RELAXED_SITES];
 static int nrelaxed_sites;
 
-int mc_dl_site_relaxed(const void *site);
 int mc_dl_site_relaxed(const void *site)
 {
     for (int i = 0; i < nrelaxed_sites; i++)
@@ -123,7 +124,6 @@ static void reap_outgoing(void)
 /* ---- answering -------------------------------------------------------------- */
 
 /* Collective instances this rank started and has not finished (src/coll/). */
-int mc_coll_started_keys(uint64_t *out, int max);
 #define STARTED_MAX 64
 
 static void answer(int id, int to, int details)
@@ -275,7 +275,6 @@ void mc_dl_service(void)
         reap_outgoing();
 }
 
-int mc_dl_deferred(void);
 int mc_dl_deferred(void)
 {
     /* A rank defers to lower ranks' detections, but not forever: every

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "wait_board.h"
 #include "objects.h"
 #include "report.h"
@@ -102,7 +103,6 @@ int mc_prec_count(void) { return nprecs; }
  * engine still has to see their envelopes through. */
 static mc_prec *orphans;
 
-void mc_prec_orphan(mc_prec *p);
 void mc_prec_orphan(mc_prec *p)
 {
     HASH_DEL(precs, p);
@@ -139,7 +139,6 @@ void mc_eng_type_freeing(MPI_Datatype type)
     mc_eng_unlock();
 }
 
-int mc_eng_has_orphans(void);
 int mc_eng_has_orphans(void) { return orphans != NULL; }
 
 static void drive_orphans(void)
@@ -161,8 +160,6 @@ static void drive_orphans(void)
 
 /* ---- the wait loop ------------------------------------------------------ */
 
-int mc_recv_pending_deferred(void);
-void mc_eng_before_block(void);
 void mc_eng_before_block(void)
 {
     if (!mc_recv_pending_deferred())
@@ -202,7 +199,6 @@ static int only_acks_missing(mc_describe_fn describe, void *ctx)
     return only;
 }
 
-int mc_dl_deferred(void);
 
 /* A wait that outlasts its first spins goes on this rank's wait board
  * (wait_board.c), for a rank that dies to name who waited for it. */

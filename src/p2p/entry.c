@@ -7,6 +7,7 @@
  * the large-count (_c) forms share it with MPI_Count counts.
  */
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "mc_eng_protos.h"
 
 int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
@@ -15,7 +16,6 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
                         int dest, int tag, MPI_Comm comm, MPI_Request *req);
 int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
                  int tag, MPI_Comm comm, MPI_Request *req, int rc);
-int mc_start_one(mc_call *c, MPI_Request *req);
 int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
                 MPI_Comm comm, MPI_Status *status);
@@ -30,21 +30,8 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
                         MPI_Comm comm, MPI_Request *req);
 int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
                  MPI_Comm comm, MPI_Request *req, int rc);
-int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status, MPI_Message *msg);
 int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
               MPI_Message *msg);
-void mc_mrecv_check(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, MPI_Message *message);
-int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status);
-int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *statuses);
-int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
-                    int blocking);
-int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
-                     MPI_Status *statuses, int blocking);
-int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status);
-int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses);
-int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status);
-int mc_complete_cancel(mc_call *c, MPI_Request *req);
-int mc_complete_free(mc_call *c, MPI_Request *req);
 
 /* ---- sends ---------------------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "report.h"
 #include "stack.h"
 #include "state.h"
@@ -108,7 +109,6 @@ void mc_env_reap(int all)
 }
 
 /* Test one owned slot now (a waiting sender). */
-int mc_env_slot_done(mc_env_slot *s);
 int mc_env_slot_done(mc_env_slot *s)
 {
     if (!s->done) {

@@ -217,10 +217,14 @@ int mc_prec_progress(mc_prec *p);
 
 /* Everything the wait loop does once per turn besides the wait itself. */
 void mc_eng_service(void);
+/* Before a blocking call the engine does not take over (a collective): posts
+ * the deferred wildcard receives whose envelope came, so that a message the
+ * peer sent before joining that call can still be received. */
+void mc_eng_before_block(void);
 
 /* The wait loop. ready(ctx) is polled; after the timeout the deadlock
  * detector runs with what describe(ctx) says the rank waits for. */
-typedef struct {
+typedef struct mc_waitfor {
     int nclauses;
     int *clause_len;        /* -1: every rank not in MPI_Finalize */
     uint64_t *clause_key;   /* per clause: a collective instance whose members count as arrived (0: none) */

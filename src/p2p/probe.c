@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "state.h"
 
-int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
 
 static int direct_recv(void *buf, MPI_Count count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
                        MPI_Status *status)
@@ -177,7 +177,6 @@ static void take_envelope(probe_ctx *p, MPI_Message msg)
     HASH_ADD(hh, msgs, key, sizeof m->key, m);
 }
 
-int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status, MPI_Message *msg);
 int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status, MPI_Message *msg)
 {
     mc_eng_lock();
@@ -233,7 +232,6 @@ int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Sta
 }
 
 /* MPI_Mrecv / MPI_Imrecv: the envelope taken at the mprobe is checked now. */
-void mc_mrecv_check(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, MPI_Message *message);
 void mc_mrecv_check(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, MPI_Message *message)
 {
     if (!message || *message == MPI_MESSAGE_NULL || *message == MPI_MESSAGE_NO_PROC || !msgs)

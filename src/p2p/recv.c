@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "state.h"
 
 static mc_pcomm *dq_comms;      /* communicators with deferred receives */
 
-int mc_recv_pending_deferred(void);
 int mc_recv_pending_deferred(void) { return dq_comms != NULL; }
 
 static int real_irecv(mc_prec *p, int source, int tag, MPI_Request *out)
@@ -248,7 +248,6 @@ void mc_recv_drive(void)
  * if it already took an envelope the message is on its way and the real
  * receive is left to get it (a cancellation may fail); otherwise the real
  * receive is cancelled, or, when deferred, never posted. */
-void mc_recv_cancel(mc_prec *p);
 void mc_recv_cancel(mc_prec *p)
 {
     if (p->mirror != MPI_REQUEST_NULL) {
@@ -286,7 +285,6 @@ static void mirror_catch_up(mc_prec *p, const MPI_Status *st)
     mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
 }
 
-int mc_env_slot_done(mc_env_slot *s);
 
 /* MPI_Isendrecv: ready when both halves are; then the engine completes
  * them and the generalized request the application holds. */
@@ -429,7 +427,6 @@ static int greq_query(void *extra, MPI_Status *status)
 static int greq_free(void *extra) { return MPI_SUCCESS; }
 static int greq_cancel(void *extra, int complete) { return MPI_SUCCESS; }
 
-int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
 int mc_recv_greq_start(mc_prec *p, MPI_Request *req)
 {
     return PMPI_Grequest_start(greq_query, greq_free, greq_cancel, p, req);

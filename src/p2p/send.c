@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "p2p_internal.h"
 #include "state.h"
 
 static int real_isend(int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
@@ -56,7 +57,6 @@ static int real_send(int mode, const void *buf, MPI_Count count, MPI_Datatype t,
     }
 }
 
-int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
 
 /* The status of a receive from MPI_PROC_NULL (MPI-3.1 sec. 3.11): source
  * MPI_PROC_NULL, tag MPI_ANY_TAG, count 0. */
@@ -226,7 +226,6 @@ int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Dat
 }
 
 /* MPI_Start of one request (engine lock held). */
-int mc_start_one(mc_call *c, MPI_Request *req);
 int mc_start_one(mc_call *c, MPI_Request *req)
 {
     mc_prec *p = mc_prec_find(*req);
