@@ -90,13 +90,16 @@ static int64_t op_id(MPI_Op op)
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
         if (pre[i] == op)
             return (int64_t)i + 1;
+    int64_t id = 1000;      /* a user operation the checker did not see created */
+    MC_LOCK();
     mc_obj *o = mc_obj_find(MC_OBJ_OP, MC_BITS(op));
     if (o && o->origin.nvals > 0) {
         uint64_t mod = 0, off = 0;
         mc_site_encode(o->origin.vals[0].p, &mod, &off);
-        return (int64_t)mc_collrec_mix(mc_collrec_mix(mod, off), (uint64_t)o->origin.vals[1].i);
+        id = (int64_t)mc_collrec_mix(mc_collrec_mix(mod, off), (uint64_t)o->origin.vals[1].i);
     }
-    return 1000;    /* a user operation the checker did not see created */
+    MC_UNLOCK();
+    return id;
 }
 
 /* Folds per-peer parts into one (arrays that must be equal everywhere). */

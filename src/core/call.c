@@ -95,8 +95,9 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->engine = 0;
     c->invalid = 0;
     c->coll_key = 0;
-    mc_st.last_fn = fn;
-    mc_st.last_caller = caller;
+    /* Several threads may be in MPI at once: the last one to enter wins. */
+    __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);
+    __atomic_store_n(&mc_st.last_caller, caller, __ATOMIC_RELAXED);
     if (fn == MC_FN_MPI_Abort)
         mc_st.aborting = 1;
     if (!mc_checking()) {

@@ -37,27 +37,30 @@ static void report(const char *how)
     if (reported)
         return;
     reported = 1;
+    /* One consistent read of the last call (other threads may still call). */
+    int last_fn = __atomic_load_n(&mc_st.last_fn, __ATOMIC_RELAXED);
+    const void *last_caller = __atomic_load_n(&mc_st.last_caller, __ATOMIC_RELAXED);
     uintptr_t pcs[32];
     size_t n = mc_stack_capture(pcs, 32);
     mc_call_text *ct = calloc(1, sizeof *ct);
     if (!ct)
         return;
-    mc_report_fill_call_vals(ct, mc_st.last_fn >= 0 ? mc_st.last_fn : MC_FN_MPI_Init, NULL, 0, pcs, n);
+    mc_report_fill_call_vals(ct, last_fn >= 0 ? last_fn : MC_FN_MPI_Init, NULL, 0, pcs, n);
     free(ct->call);
     ct->call = strdup(how[0] == 'w' ? "signal handler" : "exit");
     ct->rank = mc_st.world_rank;
     char last[512] = "none";
-    if (mc_st.last_fn >= 0) {
+    if (last_fn >= 0) {
         mc_frame fr;
         memset(&fr, 0, sizeof fr);
-        uintptr_t pc = (uintptr_t)mc_st.last_caller;
+        uintptr_t pc = (uintptr_t)last_caller;
         mc_stack_resolve(&pc, 1, &fr);
         const char *base = fr.file ? strrchr(fr.file, '/') : NULL;
         base = base ? base + 1 : fr.file;
         if (base)
-            snprintf(last, sizeof last, "%s at %s:%d", mc_fn_table[mc_st.last_fn].name, base, fr.line);
+            snprintf(last, sizeof last, "%s at %s:%d", mc_fn_table[last_fn].name, base, fr.line);
         else
-            snprintf(last, sizeof last, "%s", mc_fn_table[mc_st.last_fn].name);
+            snprintf(last, sizeof last, "%s", mc_fn_table[last_fn].name);
         mc_frames_free(&fr, 1);
     }
     /* Who waits for this rank (their wait boards). A peer may be a moment
@@ -92,8 +95,8 @@ static void report(const char *how)
                                         i ? ", " : "", w->rank, w->call);
         }
     }
-    mc_report_with(MC_CLASS_RANK_EXIT, NULL, mc_st.last_fn >= 0 ? mc_st.last_fn : MC_FN_MPI_Init,
-                   mc_st.last_caller, calls ? calls : ct, calls ? (size_t)(1 + nw) : 1,
+    mc_report_with(MC_CLASS_RANK_EXIT, NULL, last_fn >= 0 ? last_fn : MC_FN_MPI_Init,
+                   last_caller, calls ? calls : ct, calls ? (size_t)(1 + nw) : 1,
                    "rank %d %s while the job ran; its last MPI call was %s. %s",
                    mc_st.world_rank, how, last, waiters);
     free(calls ? (void *)calls : (void *)ct);

@@ -3,6 +3,9 @@
  * (after MPI_Init), ended (MPI_Finalize), and the hand-preloaded mode where
  * no launcher merges the report.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +20,12 @@
 #include "wait_board.h"
 #include "writers.h"
 
-extern char **environ;
 
 mc_state mc_st = {.world_rank = -1, .world_size = -1, .last_fn = -1, .thread_level = MPI_THREAD_SINGLE,
                   .tag_ub = 32767, .cfg_ok = 1};
-pthread_mutex_t mc_table_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Recursive: the report path names handles from the table (render.c) and
+ * also runs from checks that already hold the lock (args.c). */
+pthread_mutex_t mc_table_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static const char *env_get(const char *name)
 {

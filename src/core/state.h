@@ -48,8 +48,18 @@ static inline int mc_checking(void)
     return mc_st.phase == MC_PHASE_RUNNING || mc_st.sessions_open > 0;
 }
 
-/* The lock that guards the tracking tables. Taken only when the program asked
- * for MPI_THREAD_MULTIPLE: with fewer threads it costs nothing. */
+/* The lock that guards the tracking tables (the object table of
+ * tracking/objects.h). Taken only when the program asked for
+ * MPI_THREAD_MULTIPLE: with fewer threads it costs nothing. Every reader
+ * and writer of the table takes it; it is recursive.
+ *
+ * Lock order of the whole library, outermost first: the engine lock
+ * (p2p.h, mc_eng_lock) -> this table lock -> the innermost locks, which
+ * call into nothing that locks (typesig.c's cache, report.c's report_lock,
+ * stack.c's libdw and self-range locks). Never take the engine lock while
+ * holding this one (track.c tells the engine about a freed communicator
+ * after letting go of it). tests/tsan.sh runs the threaded programs under
+ * ThreadSanitizer, which reports an inversion. */
 extern pthread_mutex_t mc_table_lock;
 #define MC_LOCK() do { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_lock(&mc_table_lock); } while (0)
 #define MC_UNLOCK() do { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_unlock(&mc_table_lock); } while (0)

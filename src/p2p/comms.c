@@ -154,6 +154,17 @@ void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len)
  * get no shadow: making one is collective over processes that may not run
  * the checker, and would hang them. Sessions' communicators neither: the
  * deadlock detector speaks MPI_COMM_WORLD. Traffic on them is not checked. */
+/* The MPI library this checker was built against is MPICH (or a library
+ * derived from it): its mpi.h says so. */
+static int built_for_mpich(void)
+{
+#if defined(MPICH_VERSION) && !defined(OPEN_MPI)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 static int shadowless(int fn)
 {
     switch (fn) {
@@ -213,7 +224,16 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
      * the shadow at once), nor intercommunicators (their merge for the
      * handshakes is made at once). */
     int dup = c->fn == MC_FN_MPI_Comm_dup || c->fn == MC_FN_MPI_Comm_dup_with_info;
-    int copy_new = !idup && !dup && !inter && topo == MPI_UNDEFINED;
+    /* Except under MPI_THREAD_MULTIPLE with MPICH, whose MPI_Comm_idup is
+     * not safe while other threads allocate context ids
+     * (pmodels/mpich#2020; its own threads/comm idup tests were expected
+     * to fail until 2025, pmodels/mpich#7648): in
+     * threads/comm/comm_create_group_threads, four threads creating
+     * communicators while the checker copied shadows without blocking,
+     * two ranks grew by 50 MB a second until the kernel killed them. There
+     * the shadow is the blocking split below, made outside every lock. */
+    int nonblocking_ok = !(mc_st.thread_level == MPI_THREAD_MULTIPLE && built_for_mpich());
+    int copy_new = nonblocking_ok && !idup && !dup && !inter && topo == MPI_UNDEFINED;
     /* MPI_Comm_dup of an intracommunicator without a topology: its shadow
      * is a nonblocking copy of the parent's shadow (same group, in the same
      * order; no attributes), like an idup's. A blocking split of the new
@@ -221,7 +241,7 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
      * MPICH serializes those across threads: threads/comm/dup_leak_test (4
      * threads each duplicating and freeing in a loop) ran about 200 times
      * longer. */
-    int copy_parent = idup || (dup && !inter && topo == MPI_UNDEFINED);
+    int copy_parent = idup || (nonblocking_ok && dup && !inter && topo == MPI_UNDEFINED);
     if (copy_new) {
         pshadow = newcomm;
     } else if (copy_parent) {

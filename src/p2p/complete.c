@@ -30,8 +30,11 @@ static int inactive(MPI_Request r, mc_prec *p)
         return 1;
     if (p)
         return p->persistent && !p->active;
+    MC_LOCK();      /* the table: another thread may be adding a request */
     mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(r));
-    return o && o->persistent && !o->active;
+    int idle = o && o->persistent && !o->active;
+    MC_UNLOCK();
+    return idle;
 }
 
 static int ready(MPI_Request r, mc_prec *p)

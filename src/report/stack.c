@@ -16,6 +16,9 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <elfutils/libdwfl.h>
+#ifdef MC_STACK_EXECINFO
+#include <execinfo.h>
+#endif
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -108,7 +111,15 @@ __attribute__((noinline)) size_t mc_stack_capture(uintptr_t *pcs, size_t max)
     uintptr_t hi = __atomic_load_n(&self_hi, __ATOMIC_RELAXED);
 
     nraw = max < RAW_MAX - RAW_SLACK ? max + RAW_SLACK : RAW_MAX;
+#ifdef MC_STACK_EXECINFO
+    /* ThreadSanitizer builds only (tests/tsan.sh): libunwind's per-thread
+     * trace cache is freed by a thread-specific-data destructor that runs
+     * after ThreadSanitizer has finished the thread, and its mutex call
+     * there crashes ThreadSanitizer's runtime at every thread exit. */
+    int got = backtrace(raw, (int)nraw);
+#else
     int got = unw_backtrace(raw, (int)nraw); /* falls back to unw_step itself */
+#endif
     nraw = got > 0 ? (size_t)got : 0;
     for (size_t i = 0; i < nraw && i < 8; i++) /* it is at [2] in 1.6 */
         if ((uintptr_t)raw[i] == caller) {

@@ -100,7 +100,7 @@ static void track_new_type(mc_call *c, MPI_Datatype type)
 void mc_track_post(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
-    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Comm made = MPI_COMM_NULL, freed = MPI_COMM_NULL;
     MC_LOCK();
     int n = (d->role_mask & ~REQ_ONLY) ? d->nparams : 0;
     for (int i = 0; i < n; i++) {
@@ -115,7 +115,7 @@ void mc_track_post(mc_call *c)
         case MC_ROLE_COMM_PARENT: if (p) track_new_comm(c, *(const MPI_Comm *)p, 0); break;
         case MC_ROLE_COMM_FREE:
             mc_obj_remove(MC_OBJ_COMM, MC_BITS(c->freed.comm));
-            mc_eng_comm_freed(c->freed.comm);
+            freed = c->freed.comm;
             break;
         case MC_ROLE_DATATYPE_OUT: if (p) track_new_type(c, *(const MPI_Datatype *)p); break;
         case MC_ROLE_DATATYPE_FREE: mc_obj_remove(MC_OBJ_DATATYPE, MC_BITS(c->freed.type)); break;
@@ -164,6 +164,9 @@ void mc_track_post(mc_call *c)
     }
     mc_requests_post(c);
     MC_UNLOCK();
+    /* The engine lock comes before the table lock (state.h). */
+    if (freed != MPI_COMM_NULL)
+        mc_eng_comm_freed(freed);
     /* The new communicator's shadow, made outside every lock: it is a
      * collective call, and another thread may need the lock meanwhile.
      * Every member is in this same call now. */
