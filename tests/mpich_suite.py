@@ -6,7 +6,8 @@ Usage:
                  --mpicheck PATH [--lib LIBMPICHECK] [--tests FILE]
                  [--lists testlist,testlist.dtp,testlist.cvar] [--dirs coll,pt2pt]
                  [--expected FILE] [--known FILE] [--fail-slow] [--jobs N]
-                 [--timeout S] [--results FILE] [--summary FILE] [PATTERN...]
+                 [--timeout S] [--results FILE] [--summary FILE]
+                 [--resume FILE[,FILE...]] [--library LABEL] [PATTERN...]
 
 BUILD_DIR is test/mpi configured and built for the flavor's mpicc (see
 scripts/mpich-suite), SRC_DIR the unpacked test/mpi source. The tests are
@@ -56,6 +57,17 @@ directory, then every test that differed with the reason, and a last line
 with --tests, a listed test that fails plainly counts as failed).
 --results writes every instance as one JSON line; --summary writes the
 table and the differences as Markdown. Exit status 1 when a test differed.
+
+--resume FILE,... carries over the instances that earlier --results files
+judged silent, true-findings, fails-plainly or known (the last line for an
+instance wins), so that a suite too long for one sitting (MPICH's, run
+oversubscribed) is completed over several: those instances are not run
+again, they are printed as RESUMED and counted in the table as before, and
+the new results file repeats them. Instances that differed or were slow
+run again. With --library LABEL (scripts/mpich-suite passes the source
+tree's git commit) every new result line names the checker library it was
+judged with, so a table built from several sittings says which library
+each part comes from.
 
 Standard library only.
 """
@@ -400,6 +412,32 @@ def read_known(path):
     return known
 
 
+RESUMABLE = ("silent", "true-findings", "fails-plainly", KNOWN_STATUS)
+
+
+def read_resumed(paths):
+    """--resume: {test key: result} of the earlier results files' judged
+    instances (the last line for an instance wins; differing and slow ones
+    are left out, so they run again)."""
+    last = {}
+    for path in paths.split(","):
+        try:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    line = line.strip()
+                    if not line:
+                        continue
+                    try:
+                        r = json.loads(line)
+                    except ValueError:
+                        continue    # a line cut short by a run that was stopped
+                    if isinstance(r, dict) and "test" in r and "status" in r:
+                        last[r["test"]] = r
+        except OSError as e:
+            sys.exit("mpich_suite: --resume: cannot read %s: %s" % (path, e))
+    return {k: r for k, r in last.items() if r["status"] in RESUMABLE}
+
+
 def read_selection(path):
     """ci-subset.txt: list lines, white space folded."""
     return [" ".join(line.split()) for line in list_lines(path)]
@@ -449,6 +487,8 @@ def main():
     ap.add_argument("--timeout", default="10")
     ap.add_argument("--results")
     ap.add_argument("--summary")
+    ap.add_argument("--resume")
+    ap.add_argument("--library")
     ap.add_argument("patterns", nargs="*")
     a = ap.parse_args()
     a.suite, a.srcdir = os.path.abspath(a.suite), os.path.abspath(a.srcdir)
@@ -489,6 +529,18 @@ def main():
         print("SKIP %s (%s)" % (t.key, why))
     sys.stdout.flush()
 
+    carried = read_resumed(a.resume) if a.resume else {}
+    resumed = []
+    if carried:
+        left = []
+        for t in todo:
+            r = carried.get(t.key)
+            (resumed if r else left).append(r if r else t)
+        todo = left
+        for r in resumed:
+            print("RESUMED %s [%s, library %s]" % (r["test"], r["status"], r.get("library", "?")))
+    library = a.library
+
     signal.signal(signal.SIGTERM, stop_all)
     signal.signal(signal.SIGINT, stop_all)
     runner = Runner(a, read_expected(a.expected), read_known(a.known))
@@ -498,12 +550,17 @@ def main():
         for t, why in skipped:
             results_file.write(json.dumps({"test": t.key, "dir": top_dir(t), "name": t.name,
                                            "status": "skipped", "why": why}) + "\n")
-    results = []
+    results = list(resumed)
+    if results_file:
+        for r in resumed:
+            results_file.write(json.dumps(r) + "\n")
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         futures = {pool.submit(runner.one, t): t for t in todo}
         for fut in concurrent.futures.as_completed(futures):
             r = fut.result()
+            if library:
+                r["library"] = library
             results.append(r)
             if results_file:
                 results_file.write(json.dumps(r) + "\n")
@@ -521,7 +578,7 @@ def main():
                     for l in r.get("output", "").splitlines()[-25:]:
                         print("    | " + l)
                 sys.stdout.flush()
-    order = {t.key: i for i, t in enumerate(todo)}
+    order = {k: i for i, k in enumerate([r["test"] for r in resumed] + [t.key for t in todo])}
     results.sort(key=lambda r: order[r["test"]])
 
     rows, total = table(results, skipped)
