@@ -9,10 +9,13 @@ Usage:
 Every tests/programs/*.c starts with a header line
 
   /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
-     [RANKS: r,r,...] */
+     [RANKS: r,r,...] [SKIPPED: check,...] */
 
 (on one line). RANKS, only with EXPECT <class>, lists world ranks separated
-by commas, without spaces (RANKS: 1,4,6).
+by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
+cannot make (unchecked-communicator, collective-handshake; separated by
+commas): the report's summary.skipped must name exactly those, and the
+summary on stderr must name each; without SKIPPED it must name none.
 
 The program is compiled with CMD (-g -O0 -Wall) into DIR/<flavor>/ (only when
 the source is newer than the executable) and run as
@@ -88,7 +91,8 @@ OPENMPI_ENV = {
 HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
-KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS"}
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED"}
+SKIP_CHECKS = {"unchecked-communicator", "collective-handshake"}
 RANKS_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
 
 print_lock = threading.Lock()
@@ -155,8 +159,15 @@ def parse_header(path):
         if len(set(listed)) != len(listed):
             raise HeaderError("RANKS lists a rank twice: %r" % ranks)
         ranks = sorted(listed)
+    skipped = fields.get("SKIPPED")
+    if skipped is not None:
+        skipped = sorted(set(skipped.split(",")))
+        unknown = [s for s in skipped if s not in SKIP_CHECKS]
+        if unknown:
+            raise HeaderError("SKIPPED names checks the report does not know: %s (known: %s)"
+                              % (", ".join(unknown), ", ".join(sorted(SKIP_CHECKS))))
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
-            "flavor": flavor, "ranks": ranks}
+            "flavor": flavor, "ranks": ranks, "skipped": skipped or []}
 
 
 def matches(name, patterns):
@@ -330,6 +341,19 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
             reasons.append("report fails the schema at %s: %s" % (where, e.message))
         if len(errors) > 5:
             reasons.append("... and %d more schema violations" % (len(errors) - 5))
+
+    # The checks the run could not make: exactly those the header's SKIPPED
+    # names, each counted in the report and named in the summary on stderr.
+    if report is not None:
+        listed = (report.get("summary") or {}).get("skipped") or []
+        got = sorted({s.get("check") for s in listed if isinstance(s, dict)})
+        if got != hdr.get("skipped", []):
+            reasons.append("checks not made (summary.skipped): %s, expected %s (SKIPPED)"
+                           % (", ".join(got) or "none", ", ".join(hdr.get("skipped", [])) or "none"))
+        for name in hdr.get("skipped", []):
+            if not re.search(r"^mpicheck: not checked:.*\b%s\b" % re.escape(name),
+                             stderr, re.M):
+                reasons.append("stderr does not name the skipped check %s" % name)
 
     found = ", ".join("%s(%s)" % (f.get("class"), f.get("severity")) for f in findings)
     # A program that finds its own results wrong says so; with an error

@@ -288,7 +288,10 @@ def gen_wrapper(p, decls, own_decl):
     lines = []
     if own_decl:
         # Open MPI turns removed functions into macros that fail to compile.
-        lines += [f"#undef {p.name}", f"#undef P{p.name}", f"extern {ret} P{p.name}({plist});"]
+        # mpi.h declares neither, so both get the old prototype here (the
+        # build warns on a function defined without one).
+        lines += [f"#undef {p.name}", f"#undef P{p.name}", f"extern {ret} P{p.name}({plist});",
+                  f"{ret} {p.name}({plist});"]
     lines.append(f"MC_EXPORT {ret} {p.name}({plist})")
     lines.append("{")
     lines.append(f"    if (MC_BYPASS()) return P{p.name}({args});")

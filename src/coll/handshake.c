@@ -30,6 +30,7 @@
 #include "report.h"
 #include "state.h"
 #include "typesig.h"
+#include "skipped.h"
 
 int mc_coll_npending;
 static hs_t *pending;           /* nonblocking handshakes still running */
@@ -362,6 +363,7 @@ static int start_first_reduction(void *ctx)
     if (rc != MPI_SUCCESS) {
         h->req = MPI_REQUEST_NULL;
         h->stage = HS_DONE;
+        mc_skipped(MC_SKIP_COLL_HANDSHAKE);
     }
     return rc;
 }
@@ -383,11 +385,16 @@ void mc_coll_enter(mc_call *c)
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
     if (!pc || pc->coll_off || pc->flat == MPI_COMM_NULL) {
+        /* No handshake on this communicator: one without a private copy
+         * was counted when it was made; the others are counted here. */
+        if (pc)
+            mc_skipped(MC_SKIP_COLL_HANDSHAKE);
         mc_eng_unlock();
         return;
     }
     hs_t *h = calloc(1, sizeof *h);
     if (!h) {
+        mc_skipped(MC_SKIP_COLL_HANDSHAKE);
         mc_eng_unlock();
         return;
     }

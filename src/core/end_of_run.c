@@ -43,13 +43,17 @@ static void merge_hand_parts(void)
         fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.report_path);
     if (mc_st.cfg.sarif_path && mc_report_write_sarif(mc_st.cfg.sarif_path, &doc, PACKAGE_VERSION) != 0)
         fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.sarif_path);
+    char skipped[2048];
+    mc_report_skipped_line(&doc, skipped, sizeof skipped);
+    if (skipped[0])
+        fprintf(stderr, "%s\n", skipped);
     mc_report_doc_clear(&doc);
 }
 
 /* Whether rank r's part ends with the "done" line. */
 static int part_done(int r)
 {
-    char path[4200], line[256] = "", last[256] = "";
+    char path[4200], line[1024] = "", last[1024] = "";
     snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, r);
     FILE *f = fopen(path, "r");
     if (!f)

@@ -89,6 +89,10 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
                  cfg->sarif_path ? cfg->sarif_path : "");
     }
     fprintf(stderr, "mpicheck: %s %s%s\n", counts, ranks, files);
+    char skipped[2048];
+    mc_report_skipped_line(doc, skipped, sizeof skipped);
+    if (skipped[0])
+        fprintf(stderr, "%s\n", skipped);
     if (doc->job.nprocs > 0 && doc->ndone < (size_t)doc->job.nprocs)
         fprintf(stderr, "mpicheck: %d of %d ranks did not reach the end of MPI_Finalize's "
                 "checks (crashed, killed, or exited without MPI_Finalize): leaks were not "

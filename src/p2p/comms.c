@@ -12,6 +12,7 @@
 #include "report.h"
 #include "state.h"
 #include "coll.h"
+#include "skipped.h"
 
 /* Reports the envelopes waiting on pc's shadow: sends no receive matched. */
 
@@ -170,9 +171,6 @@ static int shadowless(int fn)
     switch (fn) {
     case MC_FN_MPI_Comm_spawn: case MC_FN_MPI_Comm_spawn_multiple: case MC_FN_MPI_Comm_accept:
     case MC_FN_MPI_Comm_connect: case MC_FN_MPI_Comm_join: case MC_FN_MPI_Comm_get_parent:
-#ifdef MC_FN_MPI_Comm_create_from_group
-    case MC_FN_MPI_Comm_create_from_group:
-#endif
         return 1;
     default:
         return 0;
@@ -197,8 +195,17 @@ static int start_shadow_copy(void *ctx)
 
 void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
 {
-    if (!mc_eng_on || newcomm == MPI_COMM_NULL || shadowless(c->fn))
+    if (!mc_eng_on || newcomm == MPI_COMM_NULL)
         return;
+    if (shadowless(c->fn)) {
+        /* MPI_Comm_get_parent hands out the same communicator every time. */
+        static MPI_Comm counted_parent = MPI_COMM_NULL;
+        if (c->fn != MC_FN_MPI_Comm_get_parent || newcomm != counted_parent)
+            mc_skipped(MC_SKIP_UNCHECKED_COMM);
+        if (c->fn == MC_FN_MPI_Comm_get_parent)
+            counted_parent = newcomm;
+        return;
+    }
     MPI_Comm shadow = MPI_COMM_NULL, pshadow = MPI_COMM_NULL;
     /* Never MPI_Comm_dup of the user's communicator: it would run the
      * application's attribute copy callbacks (and their delete callbacks when
@@ -252,13 +259,17 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
         mc_pcomm *parent = mc_pcomm_get(c->vals[0].comm);
         pshadow = parent ? parent->shadow : MPI_COMM_NULL;
         mc_eng_unlock();
-        if (pshadow == MPI_COMM_NULL)
+        if (pshadow == MPI_COMM_NULL) {
+            mc_skipped(MC_SKIP_UNCHECKED_COMM);     /* a copy of an unchecked one */
             return;
+        }
     } else {
         int r = 0;
         PMPI_Comm_rank(newcomm, &r);
-        if (PMPI_Comm_split(newcomm, 0, r, &shadow) != MPI_SUCCESS)
+        if (PMPI_Comm_split(newcomm, 0, r, &shadow) != MPI_SUCCESS) {
+            mc_skipped(MC_SKIP_UNCHECKED_COMM);
             return;
+        }
     }
     mc_eng_lock();
     mc_pcomm *old = find(newcomm);
@@ -271,6 +282,8 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
     mc_pcomm *pc = pcomm_add(newcomm, shadow);
     if (!pc && shadow != MPI_COMM_NULL)
         PMPI_Comm_free(&shadow);
+    if (!pc)
+        mc_skipped(MC_SKIP_UNCHECKED_COMM);
     if (pc && !idup)
         pcomm_fill(pc);
     if (pc && (copy_parent || copy_new)) {

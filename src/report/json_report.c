@@ -59,6 +59,19 @@ int mc_report_write_json(const char *path, const mc_report_doc *doc,
     if (json_object_set_new(summary, "errors", json_integer(errors)) ||
         json_object_set_new(summary, "warnings", json_integer(warnings)))
         goto nomem;
+    if (doc->nskipped > 0) {
+        json_t *skipped = json_array();
+        if (skipped == NULL || json_object_set_new(summary, "skipped", skipped))
+            goto nomem;
+        for (size_t i = 0; i < doc->nskipped; i++) {
+            json_t *e = json_object();
+            if (e == NULL || json_array_append_new(skipped, e) ||
+                json_object_set_new(e, "check", json_string(doc->skipped[i].check)) ||
+                json_object_set_new(e, "count", json_integer(doc->skipped[i].count)) ||
+                json_object_set_new(e, "what", mc_json_str(doc->skipped[i].what)))
+                goto nomem;
+        }
+    }
     /* Member order is the documented one: readers may rely on it for diffs. */
     if (json_object_set_new(root, "tool", json_string("mpicheck")) ||
         json_object_set_new(root, "version", mc_json_str(tool_version)) ||

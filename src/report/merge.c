@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "finding_json.h"
+#include "skipped.h"
 
 /* ---- folding: a hash index over doc->findings, so that N findings cost
  * O(N) even when a loop in a 1000-rank job reports thousands of them. ---- */
@@ -177,6 +178,45 @@ static int add_finding(merger *m, mc_finding *f)
 
 /* ---- reading ---- */
 
+/* A "done" line's "skipped" list ([{"check", "count", "what"}]) added to the
+ * job's totals. 0, -1 for a list of the wrong shape, -2 out of memory. */
+static int add_skipped(mc_report_doc *doc, const json_t *list)
+{
+    if (list == NULL || json_is_null(list))
+        return 0;
+    if (!json_is_array(list))
+        return -1;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(list, i, e) {
+        const char *check = json_string_value(json_object_get(e, "check"));
+        const char *what = NULL;    /* known checks only: a newer version's have no text here */
+        for (int r = 0; check && r < MC_SKIP_COUNT_; r++)
+            if (strcmp(check, mc_skipped_name((mc_skip_reason)r)) == 0)
+                what = mc_skipped_what((mc_skip_reason)r);
+        const json_t *n = json_object_get(e, "count");
+        if (!check || !json_is_integer(n) || json_integer_value(n) < 0)
+            return -1;
+        size_t k = 0;
+        while (k < doc->nskipped && strcmp(doc->skipped[k].check, check) != 0)
+            k++;
+        if (k == doc->nskipped) {
+            mc_skip_total *grown = realloc(doc->skipped, (k + 1) * sizeof *grown);
+            if (!grown)
+                return -2;
+            doc->skipped = grown;
+            grown[k].check = strdup(check);
+            grown[k].what = what ? strdup(what) : NULL;
+            grown[k].count = 0;
+            if (!grown[k].check)
+                return -2;
+            doc->nskipped++;
+        }
+        doc->skipped[k].count += (long)json_integer_value(n);
+    }
+    return 0;
+}
+
 /* Returns 0, -1 for a malformed line, -2 when out of memory. */
 static int merge_line(merger *m, const char *line, size_t len)
 {
@@ -192,7 +232,7 @@ static int merge_line(merger *m, const char *line, size_t len)
             rc = add_finding(m, &f) ? (mc_finding_clear(&f), -2) : 0;
     } else if (strcmp(kind, "done") == 0) {
         m->doc->ndone++;
-        rc = 0;
+        rc = add_skipped(m->doc, json_object_get(o, "skipped"));
     } else if (strcmp(kind, "job") == 0) {
         mc_job_info job;
         if (mc_job_from_json(o, &job) == 0) {
@@ -379,6 +419,25 @@ void mc_report_count(const mc_report_doc *doc, int *errors, int *warnings)
         *warnings = w;
 }
 
+void mc_report_skipped_line(const mc_report_doc *doc, char *buf, size_t len)
+{
+    size_t used = 0;
+    long total = 0;
+    if (len == 0)
+        return;
+    buf[0] = 0;
+    for (size_t i = 0; i < doc->nskipped; i++)
+        total += doc->skipped[i].count;
+    if (total == 0)
+        return;
+    used = (size_t)snprintf(buf, len, "mpicheck: not checked:");
+    for (size_t i = 0; i < doc->nskipped && used < len; i++)
+        if (doc->skipped[i].count > 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s %ld %s (%s)", i ? ";" : "",
+                                     doc->skipped[i].count, doc->skipped[i].check,
+                                     doc->skipped[i].what ? doc->skipped[i].what : "");
+}
+
 void mc_report_doc_clear(mc_report_doc *doc)
 {
     if (doc == NULL)
@@ -389,5 +448,10 @@ void mc_report_doc_clear(mc_report_doc *doc)
     for (size_t i = 0; i < doc->nfindings; i++)
         mc_finding_clear(&doc->findings[i]);
     free(doc->findings);
+    for (size_t i = 0; i < doc->nskipped; i++) {
+        free(doc->skipped[i].check);
+        free(doc->skipped[i].what);
+    }
+    free(doc->skipped);
     memset(doc, 0, sizeof *doc);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "finding_json.h"
+#include "skipped.h"
 
 /* ---- UTF-8: JSON strings must be valid UTF-8, but file names, function
  * names and messages from a C program need not be. ---- */
@@ -212,6 +213,33 @@ int mc_part_write_finding(FILE *part, const mc_finding *f)
     }
     json_t *o = kind_object("finding");
     if (o && mc_finding_json_fill(o, f)) {
+        json_decref(o);
+        o = NULL;
+    }
+    return write_line(part, o);
+}
+
+int mc_part_write_done(FILE *part)
+{
+    if (part == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    json_t *o = kind_object("done"), *list = json_array();
+    int bad = o == NULL || list == NULL;
+    for (int r = 0; !bad && r < MC_SKIP_COUNT_; r++) {
+        long n = mc_skipped_count((mc_skip_reason)r);
+        if (n == 0)
+            continue;
+        json_t *e = json_object();
+        bad = e == NULL || json_object_set_new(e, "check", json_string(mc_skipped_name((mc_skip_reason)r)))
+              || json_object_set_new(e, "count", json_integer(n))
+              || json_array_append_new(list, e);
+    }
+    if (!bad && json_array_size(list) > 0)
+        bad = json_object_set(o, "skipped", list);
+    json_decref(list);
+    if (bad) {
         json_decref(o);
         o = NULL;
     }

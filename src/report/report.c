@@ -263,10 +263,8 @@ void mc_report_done_line(void)
 {
     pthread_mutex_lock(&report_lock);
     FILE *part = part_file();
-    if (part) {
-        fputs("{\"kind\":\"done\"}\n", part);
-        fflush(part);
-    }
+    if (part)
+        mc_part_write_done(part);
     pthread_mutex_unlock(&report_lock);
 }
 

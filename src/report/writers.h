@@ -17,6 +17,13 @@
 #include <stdio.h>
 #include "finding.h"
 
+/* One kind of check the ranks could not make, summed over the job. */
+typedef struct {
+    char *check;    /* "unchecked-communicator" (skipped.h) */
+    char *what;     /* what it means, for people */
+    long count;
+} mc_skip_total;
+
 /* What the job header of the merged report says. Strings may be NULL. */
 typedef struct {
     char *mpi_flavor;   /* "openmpi" | "mpich" | NULL when unknown */
@@ -35,11 +42,22 @@ typedef struct {
     int saw_job_line;   /* 1 when some rank wrote a "job" line (reached MPI_Init) */
     size_t nparts;      /* part files read */
     size_t ndone;       /* "done" lines: processes that ended their run (MPI_Finalize) */
+    mc_skip_total *skipped;     /* checks not made, summed over the ranks (skipped.h) */
+    size_t nskipped;
 } mc_report_doc;
 
 /* Appends one finding as a "finding" line to an open part file and flushes.
  * Returns 0 on success, -1 on a write error. */
 int mc_part_write_finding(FILE *part, const mc_finding *f);
+
+/* Appends the "done" line that ends a process's run: with the counts of
+ * the checks it could not make (skipped.h), those that are not zero, by
+ * name only (the line stays short: end_of_run.c reads it back). */
+int mc_part_write_done(FILE *part);
+
+/* "mpicheck: not checked: 2 unchecked-communicator (what it means)" for
+ * the summary on stderr, into buf; empty when nothing was skipped. */
+void mc_report_skipped_line(const mc_report_doc *doc, char *buf, size_t len);
 
 /* Appends the "job" line (written by world rank 0 at MPI_Init). */
 int mc_part_write_job(FILE *part, const mc_job_info *job);

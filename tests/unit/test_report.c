@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "writers.h"
+#include "skipped.h"
 
 static const char *const names[MC_CLASS_COUNT_] = {
     "deadlock", "potential-deadlock", "collective-mismatch", "type-mismatch",
@@ -252,6 +253,60 @@ static json_t *load(const char *name)
     ck_assert_msg(j != NULL, "%s: %s", name, e.text);
     return j;
 }
+
+/* Checks the ranks could not make: counted per process, written in the
+ * "done" line, summed by the merge, named in the summary line and the JSON
+ * report; a check of a newer version is carried without its text. */
+START_TEST(skipped_checks)
+{
+    mc_report_doc doc = {0};
+    mc_skipped(MC_SKIP_UNCHECKED_COMM);
+    mc_skipped(MC_SKIP_UNCHECKED_COMM);
+    mc_skipped(MC_SKIP_COLL_HANDSHAKE);
+    mc_skipped(MC_SKIP_COUNT_);     /* out of range: ignored */
+    ck_assert_int_eq(mc_skipped_count(MC_SKIP_UNCHECKED_COMM), 2);
+    FILE *fp = open_part("rank-0.jsonl", "a");
+    ck_assert_int_eq(mc_part_write_done(fp), 0);
+    fclose(fp);
+    write_raw("rank-1.jsonl", "{\"kind\":\"done\",\"skipped\":[{\"check\":\"unchecked-communicator\",\"count\":3},"
+                              "{\"check\":\"from-the-future\",\"count\":1}]}\n");
+    write_raw("rank-2.jsonl", "{\"kind\":\"done\"}\n");
+    write_raw("rank-3.jsonl", "{\"kind\":\"done\",\"skipped\":5}\n");
+    ck_assert_ptr_nonnull(strstr(merge_capture(&doc), "malformed line 1"));
+    ck_assert_int_eq(doc.ndone, 4);
+    ck_assert_int_eq(doc.nskipped, 3);
+    long unchecked = 0, coll = 0, future = 0;
+    for (size_t i = 0; i < doc.nskipped; i++) {
+        if (strcmp(doc.skipped[i].check, "unchecked-communicator") == 0) {
+            unchecked = doc.skipped[i].count;
+            ck_assert_ptr_nonnull(strstr(doc.skipped[i].what, "MPI_Comm_spawn"));
+        } else if (strcmp(doc.skipped[i].check, "collective-handshake") == 0) {
+            coll = doc.skipped[i].count;
+        } else if (strcmp(doc.skipped[i].check, "from-the-future") == 0) {
+            future = doc.skipped[i].count;
+            ck_assert_ptr_null(doc.skipped[i].what);
+        }
+    }
+    ck_assert_int_eq(unchecked, 5);
+    ck_assert_int_eq(coll, 1);
+    ck_assert_int_eq(future, 1);
+    char line[2048];
+    mc_report_skipped_line(&doc, line, sizeof line);
+    ck_assert_ptr_nonnull(strstr(line, "mpicheck: not checked: 5 unchecked-communicator ("));
+    ck_assert_ptr_nonnull(strstr(line, "; 1 collective-handshake ("));
+    char out[600];
+    snprintf(out, sizeof out, "%s/report.json", dir);
+    ck_assert_int_eq(mc_report_write_json(out, &doc, "0"), 0);
+    json_t *j = load("report.json");
+    json_t *list = json_object_get(json_object_get(j, "summary"), "skipped");
+    ck_assert_int_eq(json_array_size(list), 3);
+    json_decref(j);
+    mc_report_doc_clear(&doc);
+    /* Nothing skipped: no line, no list. */
+    mc_report_skipped_line(&doc, line, sizeof line);
+    ck_assert_str_eq(line, "");
+}
+END_TEST
 
 START_TEST(job_report)
 {
@@ -502,6 +557,7 @@ int main(void)
     tcase_add_test(tc, malformed_lines);
     tcase_add_test(tc, job_line);
     tcase_add_test(tc, job_report);
+    tcase_add_test(tc, skipped_checks);
     tcase_add_test(tc, odd_strings);
     tcase_add_test(tc, sarif);
     tcase_add_test(tc, sarif_rank_ranges);
