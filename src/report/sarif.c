@@ -209,6 +209,28 @@ static json_t *rules(void)
     return arr;
 }
 
+/* The checks not made (summary.skipped of the JSON report) as the run's
+ * invocation's tool execution notifications: SARIF's place for what a tool
+ * says about its own run, apart from the results. 0, or -1 out of memory. */
+static int add_skipped(json_t *run, const mc_report_doc *doc)
+{
+    json_t *notes = json_array();
+    json_t *inv = json_pack("[{s:b, s:o}]", "executionSuccessful", 1, "toolExecutionNotifications", notes);
+    if (!inv || !run || json_object_set_new(run, "invocations", inv))
+        return -1;
+    for (size_t i = 0; i < doc->nskipped; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "Not checked: %ld %s%s%s%s.", doc->skipped[i].count,
+                 doc->skipped[i].check, doc->skipped[i].what ? " (" : "",
+                 doc->skipped[i].what ? doc->skipped[i].what : "", doc->skipped[i].what ? ")" : "");
+        if (json_array_append_new(notes, json_pack("{s:s, s:{s:s}, s:{s:s}}", "level", "warning",
+                                                   "message", "text", text,
+                                                   "descriptor", "id", doc->skipped[i].check)))
+            return -1;
+    }
+    return 0;
+}
+
 int mc_report_write_sarif(const char *path, const mc_report_doc *doc,
                           const char *tool_version)
 {
@@ -231,6 +253,10 @@ int mc_report_write_sarif(const char *path, const mc_report_doc *doc,
                     "version", tool_version, "informationUri", INFO_URI,
                     "rules", rules(), "results", results);
     results = NULL;
+    if (log && doc->nskipped > 0 && add_skipped(json_array_get(json_object_get(log, "runs"), 0), doc)) {
+        json_decref(log);
+        log = NULL;
+    }
     if (log)
         rc = mc_json_write_path(path, log, JSON_INDENT(2) | MC_JSON_FLAGS);
 out:
