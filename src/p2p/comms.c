@@ -231,15 +231,23 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
      * the shadow at once), nor intercommunicators (their merge for the
      * handshakes is made at once). */
     int dup = c->fn == MC_FN_MPI_Comm_dup || c->fn == MC_FN_MPI_Comm_dup_with_info;
-    /* Except under MPI_THREAD_MULTIPLE with MPICH, whose MPI_Comm_idup is
-     * not safe while other threads allocate context ids
-     * (pmodels/mpich#2020; its own threads/comm idup tests were expected
-     * to fail until 2025, pmodels/mpich#7648): in
-     * threads/comm/comm_create_group_threads, four threads creating
-     * communicators while the checker copied shadows without blocking,
-     * two ranks grew by 50 MB a second until the kernel killed them. There
-     * the shadow is the blocking split below, made outside every lock. */
-    int nonblocking_ok = !(mc_st.thread_level == MPI_THREAD_MULTIPLE && built_for_mpich());
+    /* Except for a communicator of one process under MPI_THREAD_MULTIPLE
+     * with MPICH, whose MPI_Comm_idup of such a communicator is not safe
+     * while other threads allocate context ids (pmodels/mpich#2069,
+     * #2020): in threads/comm/comm_create_group_threads, whose threads
+     * duplicate MPI_COMM_SELF while others create communicators, two ranks
+     * grew by 50 MB a second inside the checker's idup of MPI_COMM_SELF's
+     * shadow until the kernel killed them. That shadow is the blocking
+     * split below (no other process takes part, so it waits for no one).
+     * Every communicator of more processes keeps the nonblocking copy:
+     * blocking ones made MPICH's threads/comm/dup_leak_test and
+     * comm_create_threads run past their time limits (its context-id
+     * allocations contend across threads, pmodels/mpich#4602). The size is
+     * the same on every member, so every member takes the same path. */
+    int nprocs = 0;
+    if (!idup)
+        PMPI_Comm_size(newcomm, &nprocs);
+    int nonblocking_ok = !(mc_st.thread_level == MPI_THREAD_MULTIPLE && built_for_mpich() && nprocs == 1);
     int copy_new = nonblocking_ok && !idup && !dup && !inter && topo == MPI_UNDEFINED;
     /* MPI_Comm_dup of an intracommunicator without a topology: its shadow
      * is a nonblocking copy of the parent's shadow (same group, in the same
@@ -274,9 +282,10 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
     mc_eng_lock();
     mc_pcomm *old = find(newcomm);
     if (old) {
-        /* A handle value reused after a free the engine did not see. The old
-         * record leaves the table but is not freed: held-back receives may
-         * still point at it. */
+        /* A handle value reused after a free the engine did not see, or
+         * one another thread is freeing now (its mc_eng_comm_freed frees
+         * that record). The old record leaves the table but is not freed
+         * here: held-back receives may still point at it. */
         HASH_DEL(pcomms, old);
     }
     mc_pcomm *pc = pcomm_add(newcomm, shadow);
@@ -308,12 +317,21 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
  * waited for: their reductions run on the shadow, which MPI lets finish
  * after it is freed (MPI-3.1 sec. 6.4.3), and waiting here could wait for a
  * member that is in a collective on another communicator. */
+/* The record this thread's MPI_Comm_free / MPI_Comm_disconnect is
+ * freeing: once MPI has freed the handle, another thread may get the same
+ * handle value for a new communicator and register it before this thread's
+ * mc_eng_comm_freed runs (seen with MPICH under MPI_THREAD_MULTIPLE: the
+ * new record was drained and freed in its place, and MPI aborted on the
+ * checker's MPI_Iprobe of a null shadow). */
+static __thread mc_pcomm *freeing_now;
+
 void mc_eng_comm_freeing(MPI_Comm comm)
 {
     if (!mc_eng_on)
         return;
     mc_eng_lock();
     mc_pcomm *pc = find(comm);
+    freeing_now = pc;
     /* A copy of the communicator still running must end before MPI frees
      * it (Open MPI's context-id agreement still reads the parent). */
     if (pc)
@@ -328,14 +346,18 @@ void mc_eng_comm_freed(MPI_Comm comm)
     if (!mc_eng_on)
         return;
     mc_eng_lock();
-    mc_pcomm *pc = find(comm);
+    mc_pcomm *pc = freeing_now && freeing_now->comm == comm ? freeing_now : find(comm);
+    freeing_now = NULL;
     if (pc) {
         copy_wait(pc);      /* normally done before the free already */
         mc_sq_forget(pc);
         mc_recv_comm_freeing(pc);   /* normally done before the free already */
-        drain_lost(pc);
+        if (pc->shadow != MPI_COMM_NULL)
+            drain_lost(pc);
         mc_coll_comm_freed(pc);
-        HASH_DEL(pcomms, pc);
+        /* Still in the table unless a new communicator took its handle. */
+        if (find(comm) == pc)
+            HASH_DEL(pcomms, pc);
         mc_coll_release_comm(&pc->shadow);
         free(pc);
     }

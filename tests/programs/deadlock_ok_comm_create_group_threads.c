@@ -9,12 +9,14 @@
  * Why it must finish silently: the creations are collective over their
  * own parents only, so the threads may interleave them in any order
  * (MPI-4.0 sec. 11.6.2). The checker makes a shadow for every new
- * communicator. Made with MPI_Comm_idup, while the other threads allocated
- * context ids in their own creations, MPICH (4.0.2) grew without bound in
- * its nonblocking context-id allocation (pmodels/mpich#2020: idup is not
- * safe while another thread allocates a context id): the suite's test was
- * killed by the kernel at 8 GB. Under MPI_THREAD_MULTIPLE with MPICH the
- * shadows are blocking splits, made outside every lock.
+ * communicator. The shadow of the MPI_COMM_SELF duplicate, made with
+ * MPI_Comm_idup while the other threads allocated context ids in their own
+ * creations, made MPICH (4.0.2) grow without bound in its nonblocking
+ * context-id allocation (pmodels/mpich#2069: idup of MPI_COMM_SELF fails in
+ * multithreaded programs; #2020): the suite's test was killed by the kernel
+ * at 8 GB. Under MPI_THREAD_MULTIPLE with MPICH the shadow of a
+ * communicator of one process is a blocking split, made outside every lock
+ * (it waits for no other process).
  *
  * MPICH only: the fault is MPICH's; Open MPI keeps the nonblocking copies.
  */

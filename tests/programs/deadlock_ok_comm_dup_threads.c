@@ -7,31 +7,31 @@
  * Why it must finish silently: MPI_Comm_dup is collective over the parent
  * only, and each thread's parent is its own communicator, so the threads'
  * duplications may interleave in any order (MPI-4.0 sec. 11.6.2). The
- * checker gives every new communicator a private copy (its shadow), which
- * is one more context-id agreement per duplication. Two ways that went
- * wrong with MPICH:
- *  - a thread waiting for a shadow's nonblocking copy kept the checker's
- *    lock while it yielded, so another thread's handshake, which the copy
- *    waited behind, could not end: a hang;
- *  - MPICH's MPI_Comm_idup is not safe while other threads allocate context
- *    ids (pmodels/mpich#2020): with nonblocking copies of the shadows,
- *    threads/comm/comm_create_group_threads grew by 50 MB a second until
- *    the kernel killed it. Under MPI_THREAD_MULTIPLE with MPICH the shadows
- *    are therefore blocking splits, made outside every lock.
- * The blocking splits are slow with MPICH when threads do nothing but
- * duplicate (its context-id allocation contends across threads,
- * pmodels/mpich#4602): 300 duplications per thread take 44 s here against
- * 0.3 s plainly, so this loop is short; it guards the outcome, not the time.
+ * checker gives every new communicator a private copy (its shadow), one
+ * more context-id agreement per duplication. What went wrong with MPICH:
+ *  - a blocking split of the new communicator for the shadow: MPICH's
+ *    allocations contend across threads (pmodels/mpich#4602), and 300
+ *    duplications per thread took 22 to 44 s against 0.3 s plainly; the
+ *    2,000 here ran past the harness's 120 s limit. The shadow of a
+ *    duplicated communicator of several processes is a nonblocking copy of
+ *    the parent's shadow (1 s here);
+ *  - a thread waiting for such a copy kept the checker's lock while it
+ *    yielded, so another thread's handshake, which the copy waited behind,
+ *    could not end: a hang;
+ *  - once MPICH had freed a thread's communicator, another thread got the
+ *    same handle for its new one before the first thread's free hook ran,
+ *    which then drained and freed the new record: MPI aborted on the
+ *    checker's MPI_Iprobe of a null shadow (about 1 run in 5).
  *
  * MPICH only: Open MPI's own MPI_Comm_dup from several threads is slow
- * plainly on 2 cores (its context-id agreement retries under contention).
+ * plainly on 2 cores (about 20 s for this loop).
  */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 
 #define NT 4
-#define ITERS 50
+#define ITERS 2000
 
 static MPI_Comm comms[NT];
 static int fails[NT];
