@@ -85,6 +85,8 @@ import tempfile
 import threading
 import time
 
+from mpich_suite_inputs import read_expected, read_known, read_resumed, read_selection
+
 OPENMPI_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
@@ -98,6 +100,8 @@ NO_ERRORS_RE = re.compile(r"^\s*No [Ee]rrors\s*$")
 ALLOWED_RE = re.compile(r"^\s*Test Passed\s*$|^\s*$")
 CHECKER_LINE_RE = re.compile(r"^mpicheck[:-]")
 KNOWN_STATUS = "not-the-checker"
+# --resume carries these over; differing and slow instances run again.
+RESUMABLE = ("silent", "true-findings", "fails-plainly", KNOWN_STATUS)
 SKIP_DIRS = {"errors": "passes invalid arguments on purpose (tests MPI's error returns)"}
 
 print_lock = threading.Lock()
@@ -373,74 +377,10 @@ class Runner:
         return reasons, findings
 
 
-def list_lines(path):
-    """The lines of one of our list files, comments and blank lines left out."""
-    if not path:
-        return
-    with open(path, encoding="utf-8") as f:
-        for raw in f:
-            line = raw.split("#", 1)[0].strip()
-            if line:
-                yield line
-
-
 def proven_by_waiting(findings):
     """A deadlock or potential deadlock is proven after the checker's
     --timeout: such a run is slower by its own verdict, not by overhead."""
     return any(f["class"] in ("deadlock", "potential-deadlock") for f in findings)
-
-
-def read_expected(path):
-    """true-findings.txt: {dir/program: {class, ...}}."""
-    expected = {}
-    for line in list_lines(path):
-        words = line.split()
-        if len(words) < 2:
-            sys.exit("%s: expected 'dir/program class [reason]': %r" % (path, line))
-        expected.setdefault(words[0], set()).add(words[1])
-    return expected
-
-
-def read_known(path):
-    """known-differences.txt: {(flavor, dir/program): reason}."""
-    known = {}
-    for line in list_lines(path):
-        words = line.split(None, 2)
-        if len(words) < 3 or words[0] not in LAUNCHERS:
-            sys.exit("%s: expected 'flavor dir/program reason': %r" % (path, line))
-        known[(words[0], words[1])] = words[2]
-    return known
-
-
-RESUMABLE = ("silent", "true-findings", "fails-plainly", KNOWN_STATUS)
-
-
-def read_resumed(paths):
-    """--resume: {test key: result} of the earlier results files' judged
-    instances (the last line for an instance wins; differing and slow ones
-    are left out, so they run again)."""
-    last = {}
-    for path in paths.split(","):
-        try:
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    line = line.strip()
-                    if not line:
-                        continue
-                    try:
-                        r = json.loads(line)
-                    except ValueError:
-                        continue    # a line cut short by a run that was stopped
-                    if isinstance(r, dict) and "test" in r and "status" in r:
-                        last[r["test"]] = r
-        except OSError as e:
-            sys.exit("mpich_suite: --resume: cannot read %s: %s" % (path, e))
-    return {k: r for k, r in last.items() if r["status"] in RESUMABLE}
-
-
-def read_selection(path):
-    """ci-subset.txt: list lines, white space folded."""
-    return [" ".join(line.split()) for line in list_lines(path)]
 
 
 COLUMNS = ["run", "silent", "true-findings", "differs", "slow", KNOWN_STATUS, "fails-plainly",
@@ -529,7 +469,7 @@ def main():
         print("SKIP %s (%s)" % (t.key, why))
     sys.stdout.flush()
 
-    carried = read_resumed(a.resume) if a.resume else {}
+    carried = read_resumed(a.resume, RESUMABLE) if a.resume else {}
     resumed = []
     if carried:
         left = []
@@ -543,7 +483,7 @@ def main():
 
     signal.signal(signal.SIGTERM, stop_all)
     signal.signal(signal.SIGINT, stop_all)
-    runner = Runner(a, read_expected(a.expected), read_known(a.known))
+    runner = Runner(a, read_expected(a.expected), read_known(a.known, LAUNCHERS))
     # Results are written as they come, so a run cut short still tells.
     results_file = open(a.results, "w", encoding="utf-8") if a.results else None
     if results_file:
