@@ -79,7 +79,7 @@ void mc_coll_comm_created(mc_call *c, struct mc_pcomm *pc);
 void mc_coll_comm_ready(struct mc_pcomm *pc);
 void mc_coll_comm_freed(struct mc_pcomm *pc);
 
-/* For the deadlock detector (p2p/deadlock_answer.c). The keys of the
+/* For the deadlock detector (runtime/deadlock_answer.c). The keys of the
  * collectives this rank has joined (running handshakes and held requests);
  * returns how many there are, which may exceed max. */
 int mc_coll_started_keys(uint64_t *out, int max);
@@ -87,5 +87,8 @@ int mc_coll_started_keys(uint64_t *out, int max);
  * joined it yet. */
 struct mc_waitfor;
 void mc_coll_describe_members(struct mc_pcomm *pc, uint64_t key, struct mc_waitfor *w);
+
+/* Hands the runtime what it asks of the collective handshakes (hooks.h). */
+void mc_coll_register(void);
 
 #endif

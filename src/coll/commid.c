@@ -19,7 +19,7 @@
  */
 #include <stdlib.h>
 #include "coll_internal.h"
-#include "p2p.h"
+#include "runtime.h"
 #include "state.h"
 
 static int min_world_rank(MPI_Group g)

@@ -26,7 +26,8 @@
 #include <time.h>
 #include "coll_internal.h"
 #include "calltext.h"
-#include "p2p.h"
+#include "hooks.h"
+#include "runtime.h"
 #include "report.h"
 #include "state.h"
 #include "typesig.h"
@@ -512,4 +513,21 @@ void mc_coll_finalize(void)
             nanosleep(&ts, NULL);
         }
     }
+}
+
+void mc_coll_register(void)
+{
+    mc_coll_hook = (mc_coll_hooks){
+        .npending = &mc_coll_npending,
+        .service = mc_coll_service,
+        .finalize = mc_coll_finalize,
+        .comm_predefined = mc_coll_comm_predefined,
+        .comm_created = mc_coll_comm_created,
+        .comm_ready = mc_coll_comm_ready,
+        .comm_freed = mc_coll_comm_freed,
+        .release_comm = mc_coll_release_comm,
+        .free_retired = mc_coll_free_retired,
+        .started_keys = mc_coll_started_keys,
+        .describe_members = mc_coll_describe_members,
+    };
 }

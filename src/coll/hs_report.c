@@ -11,7 +11,7 @@
 #include <string.h>
 #include "coll_internal.h"
 #include "calltext.h"
-#include "p2p.h"
+#include "runtime.h"
 #include "report.h"
 #include "state.h"
 #include "typesig.h"

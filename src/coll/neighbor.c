@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll_internal.h"
-#include "p2p.h"
+#include "runtime.h"
 #include "state.h"
 
 /* The twin of one topology communicator. */

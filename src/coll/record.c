@@ -13,7 +13,7 @@
 #include <string.h>
 #include "coll_internal.h"
 #include "objects.h"
-#include "p2p.h"
+#include "runtime.h"
 #include "report.h"
 #include "state.h"
 #include "typesig.h"

@@ -8,10 +8,8 @@
 #include "checks.h"
 #include "coll.h"       /* mc_coll_fn_of: which functions are collectives */
 #include "objects.h"
-#include "p2p.h"          /* mc_eng_before_block */
-#include "state.h"
-
-__thread int mc_depth __attribute__((tls_model("initial-exec")));
+#include "runtime.h"      /* mc_eng_on, mc_eng_before_block */
+#include "lifecycle.h"
 
 /* Which roles each phase acts on: a call whose roles touch none of a
  * phase's set skips that phase entirely (most calls skip most phases). */
@@ -31,7 +29,6 @@ __thread int mc_depth __attribute__((tls_model("initial-exec")));
     | MC_ROLE_BIT(MC_ROLE_DATATYPE_COMMIT) | MC_ROLE_BIT(MC_ROLE_OP_OUT) \
     | MC_ROLE_BIT(MC_ROLE_GROUP_OUT) | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_OUT) \
     | MC_ROLE_BIT(MC_ROLE_WIN_OUT) | MC_ROLE_BIT(MC_ROLE_REQ_OUT))
-int mc_disabled;
 
 /* Light calls read a communicator or datatype handle and do nothing else
  * the checker follows: no message, no collective, no object made or freed

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "checks.h"
 #include "report.h"
-#include "state.h"
+#include "lifecycle.h"
 #include "writers.h"
 
 static int ended;

@@ -6,7 +6,7 @@
  */
 #include <mpi.h>
 #include "call.h"
-#include "state.h"
+#include "lifecycle.h"
 #include "p2p.h"
 
 MC_EXPORT int MPI_Init(int *argc, char ***argv)

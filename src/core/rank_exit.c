@@ -17,7 +17,7 @@
 #include <time.h>
 #include "report.h"
 #include "stack.h"
-#include "state.h"
+#include "lifecycle.h"
 #include "wait_board.h"
 
 #define WAITERS_MAX 32

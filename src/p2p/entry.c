@@ -8,6 +8,7 @@
  */
 #include "p2p.h"
 #include "p2p_internal.h"
+#include "hooks.h"
 #include "mc_eng_protos.h"
 
 int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
@@ -239,4 +240,19 @@ int mc_eng_MPI_Cancel(mc_call *c, MPI_Request *request)
 int mc_eng_MPI_Request_free(mc_call *c, MPI_Request *request)
 {
     return mc_complete_free(c, request);
+}
+
+void mc_p2p_register(void)
+{
+    mc_p2p_hook = (mc_p2p_hooks){
+        .prec_progress = mc_prec_progress,
+        .recv_drive = mc_recv_drive,
+        .recv_pending_deferred = mc_recv_pending_deferred,
+        .recv_cancel = mc_recv_cancel,
+        .recv_comm_freeing = mc_recv_comm_freeing,
+        .env_reap = mc_env_reap,
+        .env_release = mc_env_release,
+        .env_slot_done = mc_env_slot_done,
+        .lost_report = mc_lost_report,
+    };
 }

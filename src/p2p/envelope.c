@@ -16,7 +16,6 @@
 #include "state.h"
 #include "typesig.h"
 
-long long mc_env_sent, mc_env_received;
 
 static mc_env_slot *inflight;       /* slots whose send may not be done */
 static mc_env_slot *freelist;

@@ -1,192 +1,19 @@
 /*
- * p2p.h - the point-to-point handshake engine (issue 3): shadow
- * communicators, envelopes, mirrored receives, the wait loop and deadlock
- * detection. docs/design.md ("Point-to-point handshakes") explains the method.
- *
- * RATIONALE, in one paragraph: every send first sends an envelope (what is
- * sent, from where) on the communicator's shadow with the SAME destination
- * and tag; every receive posts a mirror receive on the shadow with the SAME
- * source and tag, in the same order as the real one. MPI's own matching then
- * pairs each envelope with the mirror of the receive that gets the message,
- * exactly as it pairs the messages (same per-source order, same posting
- * order): the engine never re-implements matching. Receives with
- * MPI_ANY_SOURCE are the exception: their real receive is posted only once
- * the mirror has matched an envelope, forced onto that envelope's source and
- * tag (and receives that could take the same messages wait behind them, so
- * the real posting order stays the mirrors' order). In strict mode the
- * envelope of a standard, synchronous or ready send goes by MPI_Issend: its
- * completion is the receiver's acknowledgment, with no receiver code.
- *
- * Everything here runs inside a wrapper (re-entry guard raised) and calls
- * PMPI_ only. Single lock: the engine's tables are guarded by
- * MC_ENG_LOCK, taken only when the program runs MPI_THREAD_MULTIPLE.
+ * p2p.h - the point-to-point family (issue 3) on top of the runtime
+ * (runtime.h): envelopes sent with every send and checked at every receive,
+ * receives posted with their mirrors and the deferred wildcard receives.
+ * What the runtime needs of it (a record's progress, the deferred queue,
+ * envelope slots) it registers at start (mc_p2p_register).
  */
 #ifndef MPICHECK_P2P_H
 #define MPICHECK_P2P_H
 
-#include <stdint.h>
 #include <mpi.h>
-#include "objects.h"     /* uthash with the checker's 16-byte-key hash, MC_BITS */
-#include "sigrun.h"
-
-/* ---- envelopes ---------------------------------------------------------- */
-
-enum { MC_SEND_STANDARD = 0, MC_SEND_SYNC, MC_SEND_READY, MC_SEND_BUFFERED };
-
-#define MC_ENV_MAGIC 0x4d434531u   /* "MCE1" */
-
-/* What travels on the shadow for one send. Fixed-width fields, no padding;
- * only the used inline runs of sig are sent. */
-typedef struct {
-    uint32_t magic;
-    int32_t fn;             /* sender's MPI function (enum mc_fn) */
-    int32_t mode;           /* MC_SEND_* */
-    int32_t world_rank;     /* sender in MPI_COMM_WORLD */
-    int32_t dest;           /* destination in the communicator */
-    int32_t tag;
-    uint64_t site_mod;      /* sender's call site: module name hash ... */
-    uint64_t site_off;      /* ... and offset in that module (site.c) */
-    mc_sig_msg sig;         /* what was sent (runs cut to sig.nruns) */
-} mc_env;
-_Static_assert(sizeof(mc_env) == 40 + sizeof(mc_sig_msg), "mc_env has padding");
+#include "call.h"
+#include "runtime.h"
 
 /* Bytes of e that go on the wire. */
 int mc_env_wire_size(const mc_env *e);
-
-/* An envelope in flight from this rank. */
-typedef struct mc_env_slot {
-    MPI_Request req;
-    int done;               /* the envelope's send completed (strict: matched) */
-    int owned;              /* a send record still watches it; else reaped when done */
-    struct mc_env_slot *next;
-    mc_env env;
-} mc_env_slot;
-
-/* ---- communicators ------------------------------------------------------ */
-
-/* The engine's tables share the object table's key shape (and hash). */
-enum { MC_KEY_PCOMM = 101, MC_KEY_PREC, MC_KEY_MSG };
-static inline mc_obj_key mc_key(uint64_t kind, uint64_t bits) { mc_obj_key k = {kind, bits}; return k; }
-
-struct mc_prec;
-
-typedef struct mc_pcomm {
-    mc_obj_key key;         /* {MC_KEY_PCOMM, MC_BITS(comm)} */
-    MPI_Comm comm;
-    MPI_Comm shadow;
-    int shadow_state;       /* MC_SHADOW_*: an MPI_Comm_idup's shadow is copied first */
-    MPI_Comm shadow_of;     /* MC_SHADOW_QUEUED: the parent's shadow the copy is made of */
-    MPI_Request shadow_req; /* MC_SHADOW_COPYING: PMPI_Comm_idup of the shadow, NULL once done */
-    int rank, size, remote_size, is_inter;
-    struct mc_prec *dq_head, *dq_tail;   /* deferred receives, posting order */
-    struct mc_pcomm *dq_next;            /* in the list of comms with deferred receives */
-    int dq_listed;
-    /* Collective handshakes (src/coll/): */
-    uint64_t cid;           /* id every member agrees on (collrec mix of its origin) */
-    uint64_t coll_seq;      /* collectives started on it so far, equal on every member */
-    MPI_Comm flat;          /* where handshakes run: the shadow, or the merge of an intercommunicator's */
-    int flat_rank, flat_size;
-    int group;              /* intercommunicator: 0 for the group holding the lowest world rank, else 1 */
-    int coll_off;           /* no handshakes on it (an idup'ed intercommunicator) */
-    UT_hash_handle hh;
-} mc_pcomm;
-
-/* A shadow's state: made at once (MPI_Comm_split), or for MPI_Comm_idup a
- * copy of the parent's shadow, queued behind an earlier copy of that
- * (shadow_queue.c), then copying, then ready at the communicator's first
- * use; NONE when the copy could not be made. */
-enum { MC_SHADOW_READY = 0, MC_SHADOW_QUEUED, MC_SHADOW_COPYING, MC_SHADOW_NONE };
-
-/* The engine's record of a communicator; NULL when it has no shadow (the
- * engine stays out of traffic on it). Completes a pending shadow idup. */
-mc_pcomm *mc_pcomm_get(MPI_Comm comm);
-/* World rank of rank r of comm's remote group (intercomm) or group. -1 if unknown. */
-int mc_pcomm_world_rank(mc_pcomm *pc, int r);
-/* "MPI_COMM_WORLD", "comm#3". */
-void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len);
-/* The engine's start and end (comms.c): the predefined communicators (0
- * when they could not be made); MPI_Finalize waits for shadows still being
- * copied, and takes in the envelopes left on the shadows. */
-int mc_pcomms_start(void);
-void mc_pcomms_copies_wait(void);
-void mc_pcomms_drain_lost(void);
-
-/* The order of the checker's nonblocking collectives on a communicator
- * while an MPI_Comm_idup of it that the checker started runs
- * (shadow_queue.c). start(ctx) starts one and returns MPI's code. */
-typedef int (*mc_sq_start_fn)(void *ctx);
-extern int mc_sq_active;        /* copies running or operations queued */
-/* Starts it now (1, its code in *rc) or queues it behind the running copy
- * of comm (0: started later by mc_sq_drive, which ignores the code). */
-int mc_sq_submit(MPI_Comm comm, mc_sq_start_fn start, void *ctx, int *rc);
-/* The checker started PMPI_Comm_idup(parent, &pc->shadow, &pc->shadow_req). */
-void mc_sq_copy_started(MPI_Comm parent, mc_pcomm *pc);
-/* Tests running copies; starts what waited for them, in order. */
-void mc_sq_drive(void);
-/* Whether a copy of comm or an operation on it is still queued or running. */
-int mc_sq_uses(MPI_Comm comm);
-/* pc is freed: forget its copy. */
-void mc_sq_forget(mc_pcomm *pc);
-
-/* ---- requests ----------------------------------------------------------- */
-
-enum { MC_PR_SEND = 1, MC_PR_RECV = 2, MC_PR_PAIR = 3 /* MPI_Isendrecv: a send and a receive */,
-       MC_PR_COLL = 4 /* a nonblocking collective: its completion waits for the members */ };
-
-typedef struct mc_prec {
-    mc_obj_key key;         /* {MC_KEY_PREC, MC_BITS(user)} */
-    MPI_Request user;       /* the handle the application holds */
-    MPI_Request real;       /* MPI's request of the data; MPI_REQUEST_NULL before it is posted */
-    MPI_Request mirror;     /* receive: the shadow receive; MPI_REQUEST_NULL once done */
-    mc_env_slot *slot;      /* send: its envelope */
-    int kind;               /* MC_PR_* */
-    int fn;                 /* creating function */
-    int persistent, active;
-    int deferred;           /* receive waiting in its comm's deferred queue */
-    int greq;               /* the user handle is a generalized request the engine completes */
-    int greq_done;          /* PMPI_Grequest_complete was called */
-    int user_freed;         /* MPI_Request_free while active: the engine finishes it */
-    int cancelled;          /* the engine cancelled it (deferred receive) */
-    int checked;            /* envelope compared with the receive */
-    int mirror_cancelled;
-    int mode;               /* send mode */
-    int relaxed;            /* strict wait given up after a potential-deadlock report */
-    int err;                /* error of a real receive the engine made (returned at completion) */
-    uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
-    MPI_Comm comm;
-    mc_obj_key comm_key;
-    int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
-    void *buf;
-    MPI_Count count;
-    MPI_Datatype type;
-    int type_owned;         /* type is the engine's duplicate of one the program freed meanwhile */
-    const void *caller;
-    mc_env env;             /* receive: the envelope its mirror got */
-    MPI_Status status;      /* of the real receive when the engine completed it */
-    struct mc_prec *pair_s, *pair_r;    /* MC_PR_PAIR: its two halves (engine-owned) */
-    void *tmpbuf;                       /* MC_PR_PAIR of MPI_Isendrecv_replace: the outgoing copy */
-    struct mc_prec *dq_next;
-    struct mc_prec *orphan_next;
-    UT_hash_handle hh;
-} mc_prec;
-
-mc_prec *mc_prec_find(MPI_Request user);
-int mc_prec_coll_keys(uint64_t *out, int max);       /* keys of held collective requests; may exceed max */
-mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
-void mc_prec_insert(mc_prec *p, MPI_Request user);  /* keyed by the user's handle */
-mc_prec *mc_prec_new(MPI_Request user);             /* alloc + insert */
-void mc_prec_orphan(mc_prec *p);                    /* user freed it while active */
-void mc_prec_drop(mc_prec *p);
-int mc_prec_count(void);
-
-/* ---- engine ------------------------------------------------------------- */
-
-extern int mc_eng_on;           /* the engine handles p2p calls */
-extern int mc_eng_strict;       /* strict mode */
-
-/* Lock of the engine's tables (MPI_THREAD_MULTIPLE only). */
-void mc_eng_lock(void);
-void mc_eng_unlock(void);
 
 /* Sends the envelope for a send of count x type to dest/tag on pc; returns
  * the slot (owned: the caller watches it) or NULL when it could not be sent. */
@@ -196,8 +23,6 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
 void mc_env_reap(int all);
 /* A slot's owner lets it go. */
 void mc_env_release(mc_env_slot *s);
-/* Envelopes sent / mirrors matched (received), for the Finalize drain. */
-extern long long mc_env_sent, mc_env_received;
 
 /* Compares a received envelope with a receive (type-mismatch, truncation)
  * and reports; c may be NULL (completion far from the posting call). */
@@ -215,67 +40,7 @@ void mc_recv_drive(void);
  * completion call may complete it now without blocking the checker. */
 int mc_prec_progress(mc_prec *p);
 
-/* Everything the wait loop does once per turn besides the wait itself. */
-void mc_eng_service(void);
-/* Before a blocking call the engine does not take over (a collective): posts
- * the deferred wildcard receives whose envelope came, so that a message the
- * peer sent before joining that call can still be received. */
-void mc_eng_before_block(void);
-
-/* The wait loop. ready(ctx) is polled; after the timeout the deadlock
- * detector runs with what describe(ctx) says the rank waits for. */
-typedef struct mc_waitfor {
-    int nclauses;
-    int *clause_len;        /* -1: every rank not in MPI_Finalize */
-    uint64_t *clause_key;   /* per clause: a collective instance whose members count as arrived (0: none) */
-    int *ranks;             /* world ranks, clauses concatenated */
-    int cap, nranks;
-    int npending, nrelax;   /* pending requests; those missing only a strict acknowledgment */
-    int unknown;            /* waits on something the engine cannot see: never blame */
-} mc_waitfor;
-void mc_waitfor_clause(mc_waitfor *w);          /* starts a clause */
-/* Starts a clause of a collective wait: its ranks that started collective
- * instance key release it too (they wait in it with this rank). */
-void mc_waitfor_clause_key(mc_waitfor *w, uint64_t key);
-void mc_waitfor_add(mc_waitfor *w, int world_rank);
-void mc_waitfor_add_comm(mc_waitfor *w, mc_pcomm *pc, int rank);  /* rank or MPI_ANY_SOURCE */
-void mc_waitfor_free(mc_waitfor *w);
-
-typedef int (*mc_ready_fn)(void *ctx);
-typedef void (*mc_describe_fn)(void *ctx, mc_waitfor *w, int and_mode);
-void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
-
-/* Waits for one record (engine-internal: blocking sends and receives). */
-void mc_eng_wait_prec(mc_call *c, mc_prec *p);
-/* What one record waits for (a clause), for describe functions. */
-void mc_prec_describe(mc_prec *p, mc_waitfor *w);
-
-/* Deadlock detection (deadlock.c). */
-void mc_dl_service(void);                       /* answer queries; called every turn */
-/* Runs one detection; 1 when the wait was released by a potential-deadlock verdict. */
-int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx);
-extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
-extern int mc_dl_relax;                         /* the current wait may skip acknowledgments */
-int mc_dl_site_relaxed(const void *site);       /* a potential deadlock was reported there */
-void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments in this wait */
-void mc_dl_relax_site(const void *site);        /* sends from this call site no longer wait */
-void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
-void mc_dl_clear_waiting(void);
-
-/* Call sites (site.c): portable (module, offset) of a return address. */
-void mc_site_encode(const void *pc, uint64_t *mod, uint64_t *off);
-uintptr_t mc_site_decode(uint64_t mod, uint64_t off);
-
-/* Init/Finalize. */
-void mc_eng_start(void);
-void mc_eng_finalize(void);
-void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm);
-void mc_eng_comm_freeing(MPI_Comm comm);   /* before the real free: post held-back receives */
-/* Before the program's MPI_Type_free: records still using the datatype get
- * a duplicate of their own (a pending operation completes normally after
- * the free, MPI-3.1 sec. 4.1.9, and the engine still posts, compares and
- * describes with it). */
-void mc_eng_type_freeing(MPI_Datatype type);
-void mc_eng_comm_freed(MPI_Comm comm);
+/* Hands the runtime what it asks of point-to-point (hooks.h). */
+void mc_p2p_register(void);
 
 #endif

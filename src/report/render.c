@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "objects.h"
 #include "report.h"
 #include "state.h"
 
@@ -24,31 +23,26 @@ static char *dupf(const char *fmt, ...)
     return strdup(buf);
 }
 
+static mc_handle_namer namer;
+
+void mc_render_set_namer(const mc_handle_namer *n)
+{
+    namer = *n;
+}
+
 static char *render_comm(MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL) return strdup("MPI_COMM_NULL");
     if (comm == MPI_COMM_WORLD) return strdup("MPI_COMM_WORLD");
     if (comm == MPI_COMM_SELF) return strdup("MPI_COMM_SELF");
-    char *s = NULL;
-    MC_LOCK();
-    mc_obj *o = mc_comm_find(comm);
-    if (o)
-        s = o->is_inter ? dupf("comm#%d (intercommunicator, local size %d, remote size %d)",
-                               o->id, o->size, o->remote_size)
-                        : dupf("comm#%d (size %d)", o->id, o->size);
-    MC_UNLOCK();
+    char *s = namer.comm ? namer.comm(comm) : NULL;
     return s ? s : dupf("0x%llx (unknown communicator)", (unsigned long long)MC_BITS(comm));
 }
 
 static char *render_type(MPI_Datatype t)
 {
     if (t == MPI_DATATYPE_NULL) return strdup("MPI_DATATYPE_NULL");
-    char *s = NULL;
-    MC_LOCK();
-    mc_obj *o = mc_obj_find(MC_OBJ_DATATYPE, MC_BITS(t));
-    if (o)
-        s = dupf("datatype#%d (derived%s)", o->id, o->committed ? "" : ", not committed");
-    MC_UNLOCK();
+    char *s = namer.datatype ? namer.datatype(t) : NULL;
     if (s)
         return s;
     /* Predefined types know their own names; asking needs MPI to be up. */
@@ -73,15 +67,8 @@ static char *render_op(MPI_Op op)
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (ops[i].op == op)
             return strdup(ops[i].name);
-    int id = 0;
-    MC_LOCK();
-    mc_obj *o = mc_obj_find(MC_OBJ_OP, MC_BITS(op));
-    if (o)
-        id = o->id;
-    MC_UNLOCK();
-    if (id)
-        return dupf("op#%d (user-defined)", id);
-    return dupf("0x%llx", (unsigned long long)MC_BITS(op));
+    char *s = namer.op ? namer.op(op) : NULL;
+    return s ? s : dupf("0x%llx", (unsigned long long)MC_BITS(op));
 }
 
 static char *render_int(const mc_param_desc *pd, int v)

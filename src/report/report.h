@@ -12,7 +12,6 @@
 
 #include "call.h"
 #include "finding.h"
-#include "objects.h"
 
 /* A finding about call c on this rank. fmt is the message. */
 void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
@@ -70,5 +69,16 @@ void mc_report_close(void);
  * (MPI_COMM_WORLD, MPI_INT, comm#2), wildcards (MPI_ANY_SOURCE), pointers.
  * Returns a malloc'd string. */
 char *mc_render_value(const mc_param_desc *pd, const mc_value *v);
+
+/* The names of handles the program made ("comm#3 (size 2)"), which only the
+ * object table knows: tracking sits above report, so core hands its namer
+ * over at load. Each returns a malloc'd string, or NULL for a handle the
+ * table does not hold. Unset: handles are shown by value. */
+typedef struct {
+    char *(*comm)(MPI_Comm comm);
+    char *(*datatype)(MPI_Datatype type);
+    char *(*op)(MPI_Op op);
+} mc_handle_namer;
+void mc_render_set_namer(const mc_handle_namer *namer);
 
 #endif

@@ -2,9 +2,12 @@
  * objects.c - the live-object table (see objects.h).
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "objects.h"
 #include "state.h"
+#include "report.h"
 #include "stack.h"
 
 static mc_obj *table;
@@ -126,3 +129,29 @@ void mc_comm_fill(mc_obj *o, MPI_Comm comm)
     if (flag)
         PMPI_Comm_remote_size(comm, &o->remote_size);
 }
+
+/* The names report.h's namer gives the handles the program made. */
+static char *name_of(int kind, uint64_t bits)
+{
+    char buf[128];
+    buf[0] = '\0';
+    MC_LOCK();
+    mc_obj *o = mc_obj_find(kind, bits);
+    if (o && kind == MC_OBJ_COMM && o->is_inter)
+        snprintf(buf, sizeof buf, "comm#%d (intercommunicator, local size %d, remote size %d)",
+                 o->id, o->size, o->remote_size);
+    else if (o && kind == MC_OBJ_COMM)
+        snprintf(buf, sizeof buf, "comm#%d (size %d)", o->id, o->size);
+    else if (o && kind == MC_OBJ_DATATYPE)
+        snprintf(buf, sizeof buf, "datatype#%d (derived%s)", o->id, o->committed ? "" : ", not committed");
+    else if (o && kind == MC_OBJ_OP)
+        snprintf(buf, sizeof buf, "op#%d (user-defined)", o->id);
+    MC_UNLOCK();
+    return buf[0] ? strdup(buf) : NULL;
+}
+
+static char *name_comm(MPI_Comm comm) { return name_of(MC_OBJ_COMM, MC_BITS(comm)); }
+static char *name_type(MPI_Datatype t) { return name_of(MC_OBJ_DATATYPE, MC_BITS(t)); }
+static char *name_op(MPI_Op op) { return name_of(MC_OBJ_OP, MC_BITS(op)); }
+
+const mc_handle_namer mc_obj_namer = {.comm = name_comm, .datatype = name_type, .op = name_op};

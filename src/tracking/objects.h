@@ -22,23 +22,13 @@
     } while (0)
 #include <uthash.h>
 #include "call.h"
+#include "report.h"
 
 typedef enum {
     MC_OBJ_COMM = 0, MC_OBJ_DATATYPE, MC_OBJ_GROUP, MC_OBJ_OP, MC_OBJ_ERRHANDLER,
     MC_OBJ_WIN, MC_OBJ_REQUEST, MC_OBJ_KIND_COUNT_
 } mc_obj_kind;
 
-#define MC_ORIGIN_MAX_VALS 12
-#define MC_ORIGIN_MAX_PCS 16
-
-/* The call that created an object. */
-typedef struct {
-    int fn;                                 /* enum mc_fn */
-    int nvals;
-    mc_value vals[MC_ORIGIN_MAX_VALS];
-    int npcs;
-    uintptr_t pcs[MC_ORIGIN_MAX_PCS];       /* innermost first */
-} mc_origin;
 
 /* Two 64-bit fields: no padding, whose garbage would break hash lookups. */
 typedef struct {
@@ -60,14 +50,6 @@ typedef struct mc_obj {
     UT_hash_handle hh;
 } mc_obj;
 
-static inline uint64_t mc_bits(const void *handle, size_t size)
-{
-    uint64_t b = 0;
-    memcpy(&b, handle, size < sizeof b ? size : sizeof b);
-    return b;
-}
-/* Works on constants too (MPI_COMM_WORLD is not an lvalue in Open MPI). */
-#define MC_BITS(h) mc_bits(&(__typeof__(h)){(h)}, sizeof(h))
 
 /* Adds (or replaces) the object; the origin is taken from call c, with a full
  * stack when full_stack, else only the caller's address (cheap: requests). */
@@ -78,6 +60,9 @@ void mc_obj_remove(int kind, uint64_t bits);
 void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg);
 const char *mc_obj_kind_name(int kind);     /* "communicator", ... */
 
+/* Names of the program's handles for reports (report.h). */
+extern const mc_handle_namer mc_obj_namer;
+
 /* Communicator facts, filled with PMPI queries at creation. */
 void mc_comm_fill(mc_obj *o, MPI_Comm comm);
 /* The tracked entry of a communicator, NULL when unknown. */
@@ -87,6 +72,19 @@ static inline mc_obj *mc_comm_find(MPI_Comm comm) { return mc_obj_find(MC_OBJ_CO
  * REQ*). Pre-phase snapshots are in c. */
 void mc_track_pre(mc_call *c);
 void mc_track_post(mc_call *c);
+
+/* Who hears of communicators and datatypes the program makes and frees:
+ * the runtime (its shadows, records holding a datatype) and the signature
+ * cache (a freed datatype's handle may come back as another type). Tracking sits
+ * below the runtime and may not name it; core sets the listener at start.
+ * comm_freed and comm_created are called with no lock held. */
+typedef struct {
+    void (*comm_freeing)(MPI_Comm comm);    /* before the real free */
+    void (*type_freeing)(MPI_Datatype type);
+    void (*comm_freed)(MPI_Comm comm);      /* after it */
+    void (*comm_created)(mc_call *c, MPI_Comm comm);
+} mc_track_listener;
+void mc_track_listen(const mc_track_listener *l);
 
 /* Request bookkeeping (requests.c), called by mc_track_pre/post. */
 void mc_requests_pre(mc_call *c);

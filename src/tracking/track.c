@@ -4,9 +4,14 @@
  * roles written in wrappers/mpi.protos, never by code here.
  */
 #include "objects.h"
-#include "p2p.h"
 #include "state.h"
-#include "typesig.h"
+
+static mc_track_listener listener;
+
+void mc_track_listen(const mc_track_listener *l)
+{
+    listener = *l;
+}
 
 /* What a *_FREE role frees, read before the call nulls the handle. */
 void mc_track_pre(mc_call *c)
@@ -18,15 +23,15 @@ void mc_track_pre(mc_call *c)
         case MC_ROLE_COMM_FREE:
             if (p) {
                 c->freed.comm = *(const MPI_Comm *)p;
-                mc_eng_comm_freeing(c->freed.comm);
+                if (listener.comm_freeing)
+                    listener.comm_freeing(c->freed.comm);
             }
             break;
         case MC_ROLE_DATATYPE_FREE:
             if (p) {
                 c->freed.type = *(const MPI_Datatype *)p;
-                mc_eng_type_freeing(c->freed.type);
-                /* MPI reuses handle values: a cached signature must go first. */
-                mc_typesig_forget(c->freed.type);
+                if (listener.type_freeing)
+                    listener.type_freeing(c->freed.type);
             }
             break;
         case MC_ROLE_OP_FREE:         if (p) c->freed.op = *(const MPI_Op *)p; break;
@@ -164,12 +169,12 @@ void mc_track_post(mc_call *c)
     }
     mc_requests_post(c);
     MC_UNLOCK();
-    /* The engine lock comes before the table lock (state.h). */
-    if (freed != MPI_COMM_NULL)
-        mc_eng_comm_freed(freed);
+    /* The engine lock comes before the table lock (runtime.h). */
+    if (freed != MPI_COMM_NULL && listener.comm_freed)
+        listener.comm_freed(freed);
     /* The new communicator's shadow, made outside every lock: it is a
      * collective call, and another thread may need the lock meanwhile.
      * Every member is in this same call now. */
-    if (made != MPI_COMM_NULL)
-        mc_eng_comm_created(c, made);
+    if (made != MPI_COMM_NULL && listener.comm_created)
+        listener.comm_created(c, made);
 }

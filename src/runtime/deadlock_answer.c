@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "p2p.h"
-#include "p2p_internal.h"
-#include "coll.h"         /* mc_coll_started_keys */
+#include "runtime_internal.h"
 #include "report.h"
 #include "state.h"
 #include "calltext.h"
@@ -138,7 +136,7 @@ static void answer(int id, int to, int details)
      * handshake was "not joined": when Open MPI itself hung in
      * MPICH's comm/comm_idup_isend (3 of 10 plain runs), every rank
      * waited for the others "to join the collective", a false deadlock. */
-    h.nstarted = mc_coll_started_keys(started, STARTED_MAX);
+    h.nstarted = mc_coll_hook.started_keys(started, STARTED_MAX);
     if (h.nstarted <= STARTED_MAX)
         h.nstarted += mc_prec_coll_keys(started + h.nstarted, STARTED_MAX - h.nstarted);
     if (h.nstarted > STARTED_MAX) {

@@ -8,7 +8,7 @@
 #define MPICHECK_DEADLOCK_INTERNAL_H
 
 #include <stdint.h>
-#include "p2p.h"
+#include "runtime_internal.h"
 #include "waitgraph.h"
 
 #define TAG_QUERY 7101

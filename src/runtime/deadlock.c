@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "p2p.h"
+#include "runtime_internal.h"
 #include "report.h"
 #include "state.h"
 #include "waitgraph.h"

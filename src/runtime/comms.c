@@ -6,12 +6,10 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include "p2p.h"
-#include "p2p_internal.h"
+#include "runtime_internal.h"
 #include "objects.h"
 #include "report.h"
 #include "state.h"
-#include "coll.h"
 #include "skipped.h"
 
 /* Reports the envelopes waiting on pc's shadow: sends no receive matched. */
@@ -28,7 +26,7 @@ static void drain_lost(mc_pcomm *pc)
         PMPI_Recv(&e, (int)sizeof e, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, pc->shadow, MPI_STATUS_IGNORE);
         mc_env_received++;
         if (e.magic == MC_ENV_MAGIC)
-            mc_lost_report(pc, &e, st.MPI_SOURCE, 0);
+            mc_p2p_hook.lost_report(pc, &e, st.MPI_SOURCE, 0);
     }
 }
 
@@ -108,7 +106,7 @@ static void settle(mc_pcomm *pc)
     if (pc->shadow_state == MC_SHADOW_COPYING) {
         pcomm_fill(pc);
         pc->shadow_state = MC_SHADOW_READY;
-        mc_coll_comm_ready(pc);
+        mc_coll_hook.comm_ready(pc);
     }
 }
 
@@ -308,7 +306,7 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
     mc_eng_unlock();
     /* Collective over the new communicator's members, who are all here. */
     if (pc)
-        mc_coll_comm_created(c, pc);
+        mc_coll_hook.comm_created(c, pc);
 }
 
 
@@ -337,7 +335,7 @@ void mc_eng_comm_freeing(MPI_Comm comm)
     if (pc)
         copy_wait(pc);
     if (pc && pc->dq_head)
-        mc_recv_comm_freeing(pc);
+        mc_p2p_hook.recv_comm_freeing(pc);
     mc_eng_unlock();
 }
 
@@ -351,14 +349,14 @@ void mc_eng_comm_freed(MPI_Comm comm)
     if (pc) {
         copy_wait(pc);      /* normally done before the free already */
         mc_sq_forget(pc);
-        mc_recv_comm_freeing(pc);   /* normally done before the free already */
+        mc_p2p_hook.recv_comm_freeing(pc);   /* normally done before the free already */
         if (pc->shadow != MPI_COMM_NULL)
             drain_lost(pc);
-        mc_coll_comm_freed(pc);
+        mc_coll_hook.comm_freed(pc);
         /* Still in the table unless a new communicator took its handle. */
         if (find(comm) == pc)
             HASH_DEL(pcomms, pc);
-        mc_coll_release_comm(&pc->shadow);
+        mc_coll_hook.release_comm(&pc->shadow);
         free(pc);
     }
     mc_eng_unlock();
@@ -376,8 +374,8 @@ int mc_pcomms_start(void)
         return 0;
     pcomm_fill(w);
     pcomm_fill(s);
-    mc_coll_comm_predefined(w, 0);
-    mc_coll_comm_predefined(s, 1);
+    mc_coll_hook.comm_predefined(w, 0);
+    mc_coll_hook.comm_predefined(s, 1);
     return 1;
 }
 

@@ -15,9 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "p2p.h"
-#include "p2p_internal.h"
-#include "coll.h"         /* mc_coll_describe_members */
+#include "runtime_internal.h"
 #include "objects.h"
 #include "state.h"
 
@@ -42,7 +40,7 @@ static int ready(MPI_Request r, mc_prec *p)
     if (r == MPI_REQUEST_NULL)
         return 1;
     if (p)
-        return mc_prec_progress(p);
+        return mc_p2p_hook.prec_progress(p);
     int flag = 0;
     PMPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
     return flag;
@@ -58,14 +56,14 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
     }
     if (p->kind == MC_PR_COLL) {
         w->nclauses--;      /* one clause per member */
-        mc_coll_describe_members(pc, p->coll_key, w);
+        mc_coll_hook.describe_members(pc, p->coll_key, w);
         return;
     }
     if (p->kind == MC_PR_PAIR) {
         w->nclauses--;      /* the halves make their own clauses */
-        if (p->pair_s && !mc_prec_progress(p->pair_s))
+        if (p->pair_s && !mc_p2p_hook.prec_progress(p->pair_s))
             mc_prec_describe(p->pair_s, w);
-        if (p->pair_r && !mc_prec_progress(p->pair_r))
+        if (p->pair_r && !mc_p2p_hook.prec_progress(p->pair_r))
             mc_prec_describe(p->pair_r, w);
         return;
     }
@@ -102,7 +100,7 @@ static void finished(mc_prec *p, MPI_Status *st)
         p->active = 0;
         p->real = MPI_REQUEST_NULL;
         if (p->slot) {
-            mc_env_release(p->slot);
+            mc_p2p_hook.env_release(p->slot);
             p->slot = NULL;
         }
         return;
@@ -116,10 +114,10 @@ static void finished(mc_prec *p, MPI_Status *st)
 /* Whether a completion call must go through the engine at all. */
 static int engine_busy(void)
 {
-    return mc_prec_count() > 0 || mc_recv_pending_deferred() || mc_eng_has_orphans();
+    return mc_prec_count() > 0 || mc_p2p_hook.recv_pending_deferred() || mc_eng_has_orphans();
 }
 
-static int prec_ready(void *ctx) { return mc_prec_progress(ctx); }
+static int prec_ready(void *ctx) { return mc_p2p_hook.prec_progress(ctx); }
 static void prec_describe(void *ctx, mc_waitfor *w, int and_mode) { mc_prec_describe(ctx, w); }
 
 void mc_eng_wait_prec(mc_call *c, mc_prec *p)
@@ -357,7 +355,7 @@ int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status
     }
     mc_eng_service();
     int rc = MPI_SUCCESS;
-    if (mc_prec_progress(p)) {
+    if (mc_p2p_hook.prec_progress(p)) {
         rc = PMPI_Test(req, flag, status);
         if (*flag)
             finished(p, status);
@@ -414,7 +412,7 @@ int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *s
     }
     mc_eng_service();
     int rc = MPI_SUCCESS;
-    if (mc_prec_progress(p)) {
+    if (mc_p2p_hook.prec_progress(p)) {
         rc = PMPI_Request_get_status(req, flag, status);
         if (*flag && p->active && p->persistent && p->kind == MC_PR_RECV && p->real != p->user
             && status != MPI_STATUS_IGNORE) {
@@ -438,11 +436,11 @@ int mc_complete_cancel(mc_call *c, MPI_Request *req)
     if (!p || !p->active) {
         rc = PMPI_Cancel(req);
     } else if (p->kind == MC_PR_RECV) {
-        mc_recv_cancel(p);
+        mc_p2p_hook.recv_cancel(p);
     } else {
         rc = PMPI_Cancel(req);
         /* Take the envelope back too when it was not matched yet. */
-        if (p->slot && !mc_env_slot_done(p->slot))
+        if (p->slot && !mc_p2p_hook.env_slot_done(p->slot))
             PMPI_Cancel(&p->slot->req);
         p->relaxed = 1;
     }

@@ -28,7 +28,7 @@ typedef enum {
     MC_ROLE_COUNT_ /* number of roles; not a role */
 } mc_role;
 
-/* How a parameter's value is stored in mc_value (src/core/call.h). */
+/* How a parameter's value is stored in mc_value (src/util/call.h). */
 typedef enum {
     MC_CT_OTHER = 0,  /* not stored (unknown scalar type) */
     MC_CT_INT, MC_CT_COUNT, MC_CT_AINT, MC_CT_OFFSET, MC_CT_DOUBLE, MC_CT_PTR,

@@ -23,8 +23,7 @@
  * application's own calls are never held back.
  */
 #include <stdlib.h>
-#include "p2p.h"
-#include "coll.h"
+#include "runtime_internal.h"
 
 int mc_sq_active;
 
@@ -181,7 +180,7 @@ void mc_sq_drive(void)
     }
     update_active();
     if (ended)
-        mc_coll_free_retired();     /* a shadow freed while copied can go now */
+        mc_coll_hook.free_retired();     /* a shadow freed while copied can go now */
 }
 
 /* Forgets a pcomm whose copy has completed (it is being freed). */

@@ -1,31 +1,27 @@
 /*
- * state.c - the checker's life in one rank: loaded (constructor), started
+ * lifecycle.c - the checker's life in one rank: loaded (constructor), started
  * (after MPI_Init), ended (MPI_Finalize), and the hand-preloaded mode where
  * no launcher merges the report.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE     /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
+#define _GNU_SOURCE     /* environ */
 #endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "checks.h"
+#include "coll.h"
 #include "config.h"
 #include "objects.h"
 #include "report.h"
 #include "stack.h"
-#include "state.h"
+#include "typesig.h"
+#include "lifecycle.h"
 #include "p2p.h"
 #include "wait_board.h"
 #include "writers.h"
 
-
-mc_state mc_st = {.world_rank = -1, .world_size = -1, .last_fn = -1, .thread_level = MPI_THREAD_SINGLE,
-                  .tag_ub = 32767, .cfg_ok = 1};
-/* Recursive: the report path names handles from the table (render.c) and
- * also runs from checks that already hold the lock (args.c). */
-pthread_mutex_t mc_table_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static const char *env_get(const char *name)
 {
@@ -79,8 +75,31 @@ void mc_keep_preload_from_children(void)
 
 static void exit_with_error_code(void);
 
+/* A datatype the program frees: the runtime's records still using it get
+ * their own copy first, then its cached signature goes (MPI reuses handle
+ * values). */
+static void type_freeing(MPI_Datatype type)
+{
+    mc_eng_type_freeing(type);
+    mc_typesig_forget(type);
+}
+
+/* The layers below know nothing of those above them (docs/design.md): what
+ * a lower one needs of a higher one is handed down here, once, at load. */
+static void connect_layers(void)
+{
+    mc_render_set_namer(&mc_obj_namer);
+    mc_track_listen(&(mc_track_listener){.comm_freeing = mc_eng_comm_freeing,
+                                         .type_freeing = type_freeing,
+                                         .comm_freed = mc_eng_comm_freed,
+                                         .comm_created = mc_eng_comm_created});
+    mc_p2p_register();
+    mc_coll_register();
+}
+
 __attribute__((constructor)) static void mc_boot(void)
 {
+    connect_layers();
     mc_config_defaults(&mc_st.cfg);
     if (mc_config_from_env(&mc_st.cfg, env_get, environ, mc_st.cfg_error, sizeof mc_st.cfg_error) != 0)
         mc_st.cfg_ok = 0;

@@ -16,7 +16,7 @@
 #include <link.h>
 #include <stdint.h>
 #include <string.h>
-#include "p2p.h"
+#include "runtime_internal.h"
 
 static uint64_t name_hash(const char *path)
 {

@@ -1,5 +1,8 @@
 /*
- * state.h - the checker's process-wide state inside one MPI rank.
+ * state.h - the checker's process-wide state inside one MPI rank: where the
+ * run stands, the settings, this rank's place in the world, the counters of
+ * findings, and the table lock. Every layer reads it; core (src/core/) alone
+ * moves the run from phase to phase (lifecycle.h).
  */
 #ifndef MPICHECK_STATE_H
 #define MPICHECK_STATE_H
@@ -53,42 +56,13 @@ static inline int mc_checking(void)
  * MPI_THREAD_MULTIPLE: with fewer threads it costs nothing. Every reader
  * and writer of the table takes it; it is recursive.
  *
- * Lock order of the whole library, outermost first: the engine lock
- * (p2p.h, mc_eng_lock) -> this table lock -> the innermost locks, which
- * call into nothing that locks (typesig.c's cache, report.c's report_lock,
- * stack.c's libdw and self-range locks). Never take the engine lock while
- * holding this one (track.c tells the engine about a freed communicator
- * after letting go of it). tests/tsan.sh runs the threaded programs under
+ * It comes after the engine lock in the lock order of the whole library
+ * (runtime.h): never take the engine lock while holding this one (track.c
+ * tells the runtime of a freed communicator after letting go of it).
+ * tests/tsan.sh runs the threaded programs under
  * ThreadSanitizer, which reports an inversion. */
 extern pthread_mutex_t mc_table_lock;
 #define MC_LOCK() do { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_lock(&mc_table_lock); } while (0)
 #define MC_UNLOCK() do { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_unlock(&mc_table_lock); } while (0)
-
-/* Called by MPI_Init/MPI_Init_thread once the real call succeeded. */
-void mc_runtime_after_init(int provided);
-
-/* Called by MPI_Finalize before the real call: end-of-run checks, reports. */
-void mc_runtime_before_finalize(void);
-
-/* Called by MPI_Finalize after the real call. */
-void mc_runtime_after_finalize(void);
-
-/* Removes the checker from LD_PRELOAD for the programs this rank starts. */
-void mc_keep_preload_from_children(void);
-
-/* Sets the MPI_COMM_SELF attribute whose deletion ends the run (after init). */
-void mc_end_of_run_register(void);
-
-/* The sessions model: the first MPI_Session_init starts the checker, the
- * last MPI_Session_finalize ends its run. */
-void mc_runtime_session_opened(void);
-void mc_runtime_session_closing(void);
-
-/* Turns the checker off for the rest of the run after an internal failure,
- * with one message; the application goes on unchecked. */
-void mc_disable(const char *why);
-/* rank_exit.c: after MPI_Init, installs the handlers that report a rank
- * ending by a fatal signal or without MPI_Finalize. */
-void mc_rank_exit_install(void);
 
 #endif

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "fn_table.h"
 #include "stack.h"
-#include "p2p.h"        /* call sites as (module, offset): mc_site_encode */
+#include "runtime_internal.h"        /* call sites as (module, offset): mc_site_encode */
 #include "state.h"
 #include "wait_board.h"
 

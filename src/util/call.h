@@ -18,6 +18,7 @@
 #define MPICHECK_CALL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <mpi.h>
 #include "fn_table.h"
 
@@ -64,10 +65,33 @@ typedef struct {
     int nreq_before;
     MPI_Request req_inline[MC_SNAP_INLINE];
     int skip;                   /* 1: the checker stays out of this call */
-    int engine;                 /* 1: the handshake engine makes the real call (src/p2p/) */
+    int engine;                 /* 1: the handshake engine makes the real call (src/p2p/, src/runtime/) */
     int invalid;                /* an argument check failed: the checker passes no handle of it to MPI */
     uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
 } mc_call;
+
+#define MC_ORIGIN_MAX_VALS 12
+#define MC_ORIGIN_MAX_PCS 16
+
+/* The bits of a handle (pointers in Open MPI, ints in MPICH: both fit). */
+static inline uint64_t mc_bits(const void *handle, size_t size)
+{
+    uint64_t b = 0;
+    memcpy(&b, handle, size < sizeof b ? size : sizeof b);
+    return b;
+}
+/* Works on constants too (MPI_COMM_WORLD is not an lvalue in Open MPI). */
+#define MC_BITS(h) mc_bits(&(__typeof__(h)){(h)}, sizeof(h))
+
+/* A call made earlier, kept to be shown in a report: the call that
+ * created an object (tracking/objects.h), for one. */
+typedef struct {
+    int fn;                                 /* enum mc_fn */
+    int nvals;
+    mc_value vals[MC_ORIGIN_MAX_VALS];
+    int npcs;
+    uintptr_t pcs[MC_ORIGIN_MAX_PCS];       /* innermost first */
+} mc_origin;
 
 /* The MPI functions are the library's only exported symbols (everything else
  * is built with -fvisibility=hidden, so internal calls skip the PLT). */

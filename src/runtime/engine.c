@@ -6,19 +6,33 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "p2p.h"
-#include "p2p_internal.h"
+#include "runtime_internal.h"
 #include "wait_board.h"
 #include "objects.h"
 #include "report.h"
 #include "state.h"
 #include "typesig.h"
-#include "coll.h"
 
 int mc_eng_on;
 int mc_eng_strict;
+long long mc_env_sent, mc_env_received;
+
+mc_p2p_hooks mc_p2p_hook;
+mc_coll_hooks mc_coll_hook;
+
+int mc_hooks_complete(void)
+{
+    const mc_p2p_hooks *p = &mc_p2p_hook;
+    const mc_coll_hooks *c = &mc_coll_hook;
+    return p->prec_progress && p->recv_drive && p->recv_pending_deferred && p->recv_cancel
+        && p->recv_comm_freeing && p->env_reap && p->env_release && p->env_slot_done
+        && p->lost_report && c->npending && c->service && c->finalize && c->comm_predefined
+        && c->comm_created && c->comm_ready && c->comm_freed && c->release_comm
+        && c->free_retired && c->started_keys && c->describe_members;
+}
 
 static pthread_mutex_t eng_mutex = PTHREAD_MUTEX_INITIALIZER;
 void mc_eng_lock(void) { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthread_mutex_lock(&eng_mutex); }
@@ -89,7 +103,7 @@ void mc_prec_drop(mc_prec *p)
     HASH_DEL(precs, p);
     nprecs--;
     if (p->slot)
-        mc_env_release(p->slot);
+        mc_p2p_hook.env_release(p->slot);
     if (p->mirror != MPI_REQUEST_NULL) {
         PMPI_Cancel(&p->mirror);
         PMPI_Request_free(&p->mirror);
@@ -146,11 +160,11 @@ static void drive_orphans(void)
     mc_prec **pp = &orphans;
     while (*pp) {
         mc_prec *p = *pp;
-        if (mc_prec_progress(p) && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
+        if (mc_p2p_hook.prec_progress(p) && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
             && !p->deferred) {
             *pp = p->orphan_next;
             if (p->slot)
-                mc_env_release(p->slot);
+                mc_p2p_hook.env_release(p->slot);
             prec_free(p);
         } else {
             pp = &p->orphan_next;
@@ -162,23 +176,23 @@ static void drive_orphans(void)
 
 void mc_eng_before_block(void)
 {
-    if (!mc_recv_pending_deferred())
+    if (!mc_p2p_hook.recv_pending_deferred())
         return;
     mc_eng_lock();
-    mc_recv_drive();
+    mc_p2p_hook.recv_drive();
     mc_eng_unlock();
 }
 
 void mc_eng_service(void)
 {
-    mc_recv_drive();
+    mc_p2p_hook.recv_drive();
     if (orphans)
         drive_orphans();
-    mc_env_reap(0);
+    mc_p2p_hook.env_reap(0);
     if (mc_sq_active)
         mc_sq_drive();
-    if (mc_coll_npending)
-        mc_coll_service();
+    if (*mc_coll_hook.npending)
+        mc_coll_hook.service();
 }
 
 static double now_s(void)
@@ -369,6 +383,13 @@ void mc_eng_start(void)
     const char *off = getenv("MPICHECK_HANDSHAKES");
     if (off && strcmp(off, "0") == 0)
         return;
+    if (!mc_hooks_complete()) {
+        /* A build error (core registers both families first), never the
+         * program's: say so and run unchecked rather than crash. */
+        fprintf(stderr, "mpicheck: internal error: the handshake families did not register; "
+                        "messages and collectives are not checked\n");
+        return;
+    }
     if (!mc_pcomms_start())
         return;
     /* Strict mode makes a send wait for its receive so that the detector
@@ -415,7 +436,7 @@ void mc_eng_finalize(void)
     if (!mc_eng_on)
         return;
     mc_eng_lock();
-    mc_coll_finalize();
+    mc_coll_hook.finalize();
     mc_call fc = {.fn = MC_FN_MPI_Finalize, .desc = &mc_fn_table[MC_FN_MPI_Finalize]};
     MPI_Request bar = MPI_REQUEST_NULL;
     if (PMPI_Ibarrier(mc_st.world_dup, &bar) == MPI_SUCCESS)
@@ -441,7 +462,7 @@ void mc_eng_finalize(void)
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);
     }
-    mc_env_reap(1);
+    mc_p2p_hook.env_reap(1);
     mc_eng_on = 0;
     mc_typesig_fini();
     mc_eng_unlock();

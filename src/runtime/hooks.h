@@ -1,0 +1,56 @@
+/*
+ * hooks.h - what the runtime asks of the two families of handshakes above
+ * it. The runtime may not name src/p2p/ or src/coll/ (the layers of
+ * docs/design.md, enforced by tests/layers.sh); each family fills in its
+ * part here when the library starts (mc_p2p_register, mc_coll_register,
+ * called by core before the engine starts). The runtime calls them at the
+ * same points, in the same order, as it called the functions by name before.
+ */
+#ifndef MPICHECK_HOOKS_H
+#define MPICHECK_HOOKS_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "call.h"
+#include "runtime.h"
+
+/* Point-to-point (src/p2p/): the parts of a request record's life that are
+ * about messages, and the envelopes in flight. */
+typedef struct {
+    /* One record's progress (mirror, envelope check, deferred post): 1 when
+     * the application's completion call may complete it now. */
+    int (*prec_progress)(mc_prec *p);
+    void (*recv_drive)(void);               /* posts deferred receives whose turn came */
+    int (*recv_pending_deferred)(void);     /* wildcard receives wait to be posted */
+    void (*recv_cancel)(mc_prec *p);        /* MPI_Cancel of a held-back receive */
+    void (*recv_comm_freeing)(mc_pcomm *pc); /* its held-back receives go to MPI now */
+    void (*env_reap)(int all);              /* frees finished envelope slots */
+    void (*env_release)(mc_env_slot *s);    /* a record lets its slot go */
+    int (*env_slot_done)(mc_env_slot *s);   /* tests one slot now */
+    /* An envelope no receive matched before MPI_Finalize. */
+    void (*lost_report)(mc_pcomm *pc, const mc_env *e, int source, long repeats);
+} mc_p2p_hooks;
+
+/* Collective handshakes (src/coll/): communicator ids, handshakes still
+ * running, the collectives a deadlock detection must know of. */
+typedef struct {
+    const int *npending;                    /* nonblocking handshakes running (service polls them) */
+    void (*service)(void);
+    void (*finalize)(void);
+    void (*comm_predefined)(mc_pcomm *pc, int self);
+    void (*comm_created)(mc_call *c, mc_pcomm *pc);
+    void (*comm_ready)(mc_pcomm *pc);
+    void (*comm_freed)(mc_pcomm *pc);
+    void (*release_comm)(MPI_Comm *comm);   /* frees a checker-made communicator, now or later */
+    void (*free_retired)(void);
+    int (*started_keys)(uint64_t *out, int max);
+    void (*describe_members)(mc_pcomm *pc, uint64_t key, mc_waitfor *w);
+} mc_coll_hooks;
+
+extern mc_p2p_hooks mc_p2p_hook;
+extern mc_coll_hooks mc_coll_hook;
+
+/* Whether both families have registered (the engine does not start without). */
+int mc_hooks_complete(void);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * runtime_internal.h - what the files of the runtime share and nothing above
+ * it calls.
+ */
+#ifndef MPICHECK_RUNTIME_INTERNAL_H
+#define MPICHECK_RUNTIME_INTERNAL_H
+
+#include "hooks.h"
+#include "runtime.h"
+
+/* engine.c: whether requests the application freed while active are still
+ * driven to completion. */
+int mc_eng_has_orphans(void);
+
+/* deadlock_answer.c: whether a lower rank's detection asked this rank to
+ * leave detection to it for now. */
+int mc_dl_deferred(void);
+
+#endif
