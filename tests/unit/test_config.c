@@ -1,5 +1,5 @@
 /*
- * test_config.c - unit tests of src/core/config.c: every option's accepted
+ * test_config.c - unit tests of src/util/config.c: every option's accepted
  * and rejected values, the messages (they must name the option or the
  * variable, the bad value and what is accepted), and the environment
  * reader with a fake getenv and a fake envp.

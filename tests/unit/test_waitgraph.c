@@ -1,5 +1,5 @@
 /*
- * test_waitgraph.c - unit tests of src/p2p/waitgraph.c without MPI: the
+ * test_waitgraph.c - unit tests of src/runtime/waitgraph.c without MPI: the
  * deadlock detector's verdict on wait-for graphs of the kinds MPI programs
  * make (receive cycles, OR-waits with one live peer, MPI_Finalize waits,
  * strict-mode acknowledgments, silent and unknown ranks).
