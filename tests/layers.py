@@ -15,9 +15,9 @@ Two views are checked, because either alone can be fooled:
   - symbols: with --objects BUILD_SRC, every undefined mc_* symbol of each
     compiled object of the library, by the folder whose object defines it
     (a prototype typed by hand in a .c file escapes the include view).
-Any edge that goes up or sideways fails, and so does a cycle of folders.
---self-test plants an upward include and an upward symbol in copies and
-checks that both are caught.
+Any edge that goes up or sideways fails, and so does a cycle of folders, and
+a prototype of an mc_ function typed in a .c file (it belongs in a header).
+--self-test plants each in copies and checks that all are caught.
 """
 import argparse
 import os
@@ -133,6 +133,26 @@ def violations(edges):
     return bad
 
 
+PROTO_IN_C = re.compile(r'^(?!static|extern|return|typedef)[A-Za-z_][\w \*]*?\b(mc_\w+)\s*\([^;{}]*\)\s*;', re.M)
+
+
+def prototypes_in_c(src):
+    """Functions declared by hand in a .c file: each belongs in its folder's
+    header, where every caller and the definition see the same one."""
+    found = []
+    for d in sorted(os.listdir(src)):
+        path = os.path.join(src, d)
+        if not os.path.isdir(path):
+            continue
+        for f in sorted(os.listdir(path)):
+            if f.endswith('.c'):
+                with open(os.path.join(path, f), encoding='utf-8', errors='replace') as fh:
+                    for m in PROTO_IN_C.finditer(fh.read()):
+                        found.append('prototype typed in a .c file: %s/%s declares %s (put it in a header)'
+                                     % (d, f, m.group(1)))
+    return found
+
+
 def check(src, objdir):
     edges = include_edges(src)
     if objdir:
@@ -140,7 +160,7 @@ def check(src, objdir):
         if not objs:
             return ['no compiled objects of the library under %s (build first)' % objdir]
         edges += symbol_edges(objs)
-    return violations(edges)
+    return violations(edges) + prototypes_in_c(src)
 
 
 def self_test(src, objdir):
@@ -155,6 +175,10 @@ def self_test(src, objdir):
         found = [v for v in check(copy, None) if 'report/render.c includes coll.h' in v]
         if not found:
             failures.append('a planted upward include (report/render.c -> coll.h) was not caught')
+        with open(os.path.join(copy, 'p2p', 'send.c'), 'a') as fh:
+            fh.write('\nint mc_planted(mc_call *c,\n               int n);\n')
+        if not any('p2p/send.c declares mc_planted' in v for v in check(copy, None)):
+            failures.append('a planted prototype in a .c file (p2p/send.c) was not caught')
     finally:
         shutil.rmtree(tmp)
     # The symbol view, on a planted edge: report's object uses a runtime symbol.
@@ -183,7 +207,7 @@ def main():
         failed += 1
     else:
         passed += 1
-        print('PASS layers: every include%s of src/ goes to a lower layer'
+        print('PASS layers: every include%s of src/ goes to a lower layer; no prototype typed in a .c file'
               % (' and every library symbol' if a.objects else ''))
     if a.self_test:
         fails = self_test(a.src, a.objects)
@@ -193,7 +217,7 @@ def main():
             failed += 1
         else:
             passed += 1
-            print('PASS layers self-test: planted upward include, upward symbol and peer cycle are caught')
+            print('PASS layers self-test: planted upward include, upward symbol, peer cycle and prototype in a .c file are caught')
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

@@ -11,6 +11,10 @@ Outputs (into --out-dir, the build tree; never committed):
   mc_fn_table.c   the descriptor table (names, flags, roles); no MPI types
   mc_wrappers.c   one wrapper per function this library has
   mc_wrapped.txt  the names wrapped, one per line (for the coverage test)
+  mc_eng_protos.h the engine's entry points (!engine), with mpi.h's types
+  mc_pmpi_count.h mc_pmpi_<Name>: each !large function with MPI_Count
+                  counts, calling PMPI_<Name>_c when a count exceeds INT_MAX
+                  (and the library has it), else PMPI_<Name>
 
 Standard library only.
 """
@@ -42,7 +46,7 @@ ROLE_REFS.update({
     "ROOTBUFV": 5, "LEAFBUFV": 5, "SBUFV": 4, "RBUFV": 4,
 })
 BUFFER_ROLES = {"SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF", "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV"}
-FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine"]
+FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large"]
 
 # Scalar C types and the mc_value member that stores them.
 SCALAR_CTYPES = {
@@ -193,8 +197,42 @@ def parse_protos(path):
                 for r in p.refs:
                     if r not in names:
                         raise ProtoError(f"{path}:{lineno}: @{p.role}({r}) of {name}: no parameter '{r}'")
-            protos.append(Proto(" ".join(m.group("ret").split()), name, params, flags, lineno))
+            proto = Proto(" ".join(m.group("ret").split()), name, params, flags, lineno)
+            protos.append(proto)
+            if "large" in flags:
+                big = large_variant(proto)
+                if big.name in seen:
+                    raise ProtoError(f"{path}:{lineno}: {big.name} listed twice (!large makes it)")
+                seen.add(big.name)
+                protos.append(big)
     return protos
+
+
+LARGE_ARRAY = re.compile(r"^(const )?int (\w+)\[\]$")
+
+
+def large_variant(p):
+    """The MPI-4.0 large-count form of p (!large): MPI_X_c, right after it,
+    with the same names, roles and flags; counts become MPI_Count, arrays of
+    counts MPI_Count[] and arrays of displacements MPI_Aint[] (the rule of
+    the communication functions, MPI-4.0 sec. 2.5.8 and 19.2; functions
+    whose large form changes more, the datatype constructors among them, are
+    listed by hand). The wrapper takes its types from mpi.h as always; these
+    matter only for the table of a library without the _c function."""
+    params = []
+    for q in p.params:
+        d = " ".join(q.decl.split())
+        if q.role == "COUNT" and type_only(d) == "int":
+            d = d.replace("int ", "MPI_Count ", 1)
+        else:
+            am = LARGE_ARRAY.match(d)
+            if am and "displ" in am.group(2):
+                d = d.replace("int ", "MPI_Aint ", 1)
+            elif am and "count" in am.group(2):
+                d = d.replace("int ", "MPI_Count ", 1)
+        params.append(Param(d, q.name, q.role, list(q.refs)))
+    flags = [f for f in p.flags if f != "large"]
+    return Proto(p.ret, p.name + "_c", params, flags, p.lineno)
 
 
 DECL = re.compile(r"(?P<ret>[A-Za-z_][\w\s\*]*?)\s*\bPMPI_(?P<name>\w+)\s*\((?P<params>[^;{}]*?)\)\s*(?:__attribute__\s*\(\(.*?\)\)\s*)*;", re.S)
@@ -263,7 +301,8 @@ def gen_table(protos, header_decls):
         out.append("};")
     out += ["", "const mc_fn_desc mc_fn_table[MC_FN_COUNT_] = {"]
     for p in protos:
-        flags = " | ".join(f"MC_FLAG_{f.upper()}" for f in p.flags) or "0"
+        # !large only tells the generator to add the _c form: not a run-time flag.
+        flags = " | ".join(f"MC_FLAG_{f.upper()}" for f in p.flags if f != "large") or "0"
         has_roles = int(any(q.role != "NONE" for q in p.params))
         mask = 0
         for q in p.params:
@@ -322,6 +361,34 @@ def gen_wrapper(p, decls, own_decl):
     return "\n".join(lines)
 
 
+def gen_count_dispatch(p, pdecls, big_ok):
+    """mc_pmpi_<Name>: p (a !large function whose counts are scalars) taking
+    its counts as MPI_Count. big_ok: the library has MPI_<Name>_c."""
+    counts = [q.name for q, d in zip(p.params, pdecls) if q.role == "COUNT"]
+    if not counts or any(type_only(d) != "int" for q, d in zip(p.params, pdecls) if q.role == "COUNT"):
+        return None
+    # Only where the large form changes nothing but those counts (not the
+    # v and w collectives, whose arrays change type too): decided from the
+    # list, so that every library gets the same set of functions.
+    big = large_variant(p)
+    if any(" ".join(a.decl.split()) != " ".join(b.decl.split())
+           for a, b in zip(p.params, big.params) if a.role != "COUNT"):
+        return None
+    params = []
+    for d, q in zip(pdecls, p.params):
+        params.append(f"MPI_Count {q.name}" if q.role == "COUNT" else with_name(d, q.name))
+    big_args = ", ".join(q.name for q in p.params)
+    small_args = ", ".join(f"(int){q.name}" if q.role == "COUNT" else q.name for q in p.params)
+    lines = [f"static inline {p.ret} mc_pmpi_{p.name[4:]}({', '.join(params)})", "{"]
+    if big_ok:
+        test = " || ".join(f"{c} > INT_MAX" for c in counts)
+        lines.append(f"    if ({test})")
+        lines.append(f"        return P{p.name}_c({big_args});")
+    lines.append(f"    return P{p.name}({small_args});")
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--protos", required=True)
@@ -345,7 +412,7 @@ def main():
             "/* Wrappers of deprecated functions must call them. */",
             '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"',
             "#include <stdint.h>", "#include <mpi.h>", '#include "call.h"', '#include "mc_eng_protos.h"', ""]
-    wrapped, errors, eng_protos = [], 0, []
+    wrapped, errors, eng_protos, dispatch = [], 0, [], []
     for p in protos:
         hdr = decls.get(p.name)
         own_decl = False
@@ -372,6 +439,11 @@ def main():
                 errors += 1
                 continue
         wrapped.append(p.name)
+        if "large" in p.flags and not own_decl:
+            big = p.name + "_c"
+            d = gen_count_dispatch(p, pdecls, big in decls and (not exports or big in exports))
+            if d:
+                dispatch.append(d)
         if "engine" in p.flags:
             params = [with_name(d, q.name) for d, q in zip(pdecls, p.params)]
             eng_protos.append(f"int mc_eng_{p.name}(mc_call *c{''.join(', ' + x for x in params)});")
@@ -399,6 +471,14 @@ def main():
              "#ifndef MC_ENG_PROTOS_H", "#define MC_ENG_PROTOS_H", "#include <mpi.h>", '#include "call.h"']
     eng_h += eng_protos + ["#endif", ""]
     write("mc_eng_protos.h", "\n".join(eng_h))
+    disp_h = ["/* DO NOT EDIT: generated by wrappers/gen_wrappers.py from wrappers/mpi.protos */",
+              "/* The !large functions with MPI_Count counts: the _c form when a count",
+              " * exceeds INT_MAX and this library has it (for the checker's own PMPI calls",
+              " * on the application's behalf). */",
+              "#ifndef MC_PMPI_COUNT_H", "#define MC_PMPI_COUNT_H", "#include <limits.h>", "#include <mpi.h>",
+              "#pragma GCC diagnostic push", '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', ""]
+    disp_h += [x + "\n" for x in dispatch] + ["#pragma GCC diagnostic pop", "#endif", ""]
+    write("mc_pmpi_count.h", "\n".join(disp_h))
     write("mc_fn_ids.h", gen_ids(protos))
     write("mc_fn_table.c", gen_table(protos, decls))
     write("mc_wrappers.c", "\n".join(body))

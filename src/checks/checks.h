@@ -5,6 +5,7 @@
 #define MPICHECK_CHECKS_H
 
 #include "call.h"
+#include "module.h"
 
 /* args.c: invalid-argument, by parameter role, before the real call. */
 void mc_check_args(mc_call *c);
@@ -16,5 +17,8 @@ int mc_check_call_order(mc_call *c);
 
 /* leaks.c: resource-leak and request-leak, at MPI_Finalize. */
 void mc_check_leaks_at_finalize(void);
+
+/* module.c: all of the above as one module of core's list. */
+extern const mc_module mc_checks_module;
 
 #endif

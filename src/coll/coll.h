@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <mpi.h>
 #include "call.h"
+#include "module.h"
 #include "collrec.h"
 
 /* Families of collectives: what their arguments mean. */
@@ -90,5 +91,7 @@ void mc_coll_describe_members(struct mc_pcomm *pc, uint64_t key, struct mc_waitf
 
 /* Hands the runtime what it asks of the collective handshakes (hooks.h). */
 void mc_coll_register(void);
+/* The collective handshakes as one module of core's list (module.h). */
+extern const mc_module mc_coll_module;
 
 #endif

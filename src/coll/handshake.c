@@ -531,3 +531,25 @@ void mc_coll_register(void)
         .describe_members = mc_coll_describe_members,
     };
 }
+
+static int claims(int fn)
+{
+    return mc_coll_fn_of(fn) != NULL;
+}
+
+static void leave(mc_call *c, int ok)
+{
+    if (ok)
+        mc_coll_leave(c);
+}
+
+/* Every call while the engine runs: the handshake goes before anything of
+ * the call happens (MPI_Comm_free's tracking lets go of the shadow). */
+const mc_module mc_coll_module = {
+    .name = "coll",
+    .engine = 1,
+    .claims = claims,
+    .enter = mc_coll_enter,
+    .leave = leave,
+    .load = mc_coll_register,
+};

@@ -5,30 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "call.h"
-#include "checks.h"
-#include "coll.h"       /* mc_coll_fn_of: which functions are collectives */
-#include "objects.h"
 #include "runtime.h"      /* mc_eng_on, mc_eng_before_block */
 #include "lifecycle.h"
-
-/* Which roles each phase acts on: a call whose roles touch none of a
- * phase's set skips that phase entirely (most calls skip most phases). */
-#define BUF_ROLES (MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF) | MC_ROLE_BIT(MC_ROLE_ROOTBUF) \
-    | MC_ROLE_BIT(MC_ROLE_LEAFBUF) | MC_ROLE_BIT(MC_ROLE_BCASTBUF))
-#define CHECK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM) | MC_ROLE_BIT(MC_ROLE_DATATYPE) \
-    | MC_ROLE_BIT(MC_ROLE_DATATYPE_ANY) | MC_ROLE_BIT(MC_ROLE_OP) | MC_ROLE_BIT(MC_ROLE_GROUP) \
-    | MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_COUNT) | MC_ROLE_BIT(MC_ROLE_DEST) \
-    | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_ROOT) | MC_ROLE_BIT(MC_ROLE_RANK) \
-    | MC_ROLE_BIT(MC_ROLE_TARGET) | MC_ROLE_BIT(MC_ROLE_STAG) | MC_ROLE_BIT(MC_ROLE_RTAG) | BUF_ROLES)
-#define PRE_TRACK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM_FREE) | MC_ROLE_BIT(MC_ROLE_DATATYPE_FREE) \
-    | MC_ROLE_BIT(MC_ROLE_OP_FREE) | MC_ROLE_BIT(MC_ROLE_GROUP_FREE) \
-    | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_FREE) | MC_ROLE_BIT(MC_ROLE_WIN_FREE) \
-    | MC_ROLE_BIT(MC_ROLE_REQ) | MC_ROLE_BIT(MC_ROLE_REQ_ARRAY))
-#define POST_TRACK_ROLES (PRE_TRACK_ROLES | MC_ROLE_BIT(MC_ROLE_COMM_OUT) \
-    | MC_ROLE_BIT(MC_ROLE_COMM_PARENT) | MC_ROLE_BIT(MC_ROLE_DATATYPE_OUT) \
-    | MC_ROLE_BIT(MC_ROLE_DATATYPE_COMMIT) | MC_ROLE_BIT(MC_ROLE_OP_OUT) \
-    | MC_ROLE_BIT(MC_ROLE_GROUP_OUT) | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_OUT) \
-    | MC_ROLE_BIT(MC_ROLE_WIN_OUT) | MC_ROLE_BIT(MC_ROLE_REQ_OUT))
+#include "modules.h"
 
 /* Light calls read a communicator or datatype handle and do nothing else
  * the checker follows: no message, no collective, no object made or freed
@@ -49,7 +28,7 @@ static void find_light(void)
         const mc_fn_desc *d = &mc_fn_table[fn];
         light[fn] = !(d->role_mask & ~LIGHT_ROLES)
                     && !(d->flags & (MC_FLAG_MANUAL | MC_FLAG_BLOCK | MC_FLAG_ENGINE))
-                    && !mc_coll_fn_of(fn)
+                    && !mc_modules_claim(fn)
                     && fn != MC_FN_MPI_Init && fn != MC_FN_MPI_Init_thread && fn != MC_FN_MPI_Abort
                     && fn != MC_FN_MPI_Finalize && fn != MC_FN_MPI_Session_init
                     && fn != MC_FN_MPI_Session_finalize && d->nparams <= 32;
@@ -97,21 +76,18 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     __atomic_store_n(&mc_st.last_caller, caller, __ATOMIC_RELAXED);
     if (fn == MC_FN_MPI_Abort)
         mc_st.aborting = 1;
-    if (!mc_checking()) {
+    if (!mc_checking() || fn == MC_FN_MPI_Init || fn == MC_FN_MPI_Init_thread) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */
-        mc_check_call_order(c);
-        c->skip = 1;
-        return;
-    }
-    if (fn == MC_FN_MPI_Init || fn == MC_FN_MPI_Init_thread) {
-        mc_check_call_order(c);
+        mc_modules_outside(c);
         c->skip = 1;
         return;
     }
     if (is_light(fn)) {
+        /* Only a null handle needs a look (c->engine is 0: only the
+         * modules that check these roles enter). */
         if (!light_handles_ok(c))
-            mc_check_args(c);
+            mc_modules_enter(c);
         c->skip = 1;
         return;
     }
@@ -123,30 +99,13 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
      * left waiting for a receive the checker holds back. */
     if (c->engine && (c->desc->flags & (MC_FLAG_BLOCK | MC_FLAG_ENGINE)) == MC_FLAG_BLOCK)
         mc_eng_before_block();
-    unsigned long long roles = c->desc->role_mask;
-    if (roles & CHECK_ROLES)
-        mc_check_args(c);
-    /* The collective handshake, before anything of the call happens
-     * (MPI_Comm_free's tracking below lets go of the shadow). */
-    if (c->engine)
-        mc_coll_enter(c);
-    if (roles & PRE_TRACK_ROLES)
-        mc_track_pre(c);
-    if (!(roles & POST_TRACK_ROLES))
-        c->skip = 1;
+    mc_modules_enter(c);
 }
 
 void mc_call_leave(mc_call *c, int ok)
 {
-    if (!c->skip && ok)
-        mc_track_post(c);
-    if (ok && c->engine)
-        mc_coll_leave(c);
-    else if (!c->skip && c->nreq_before)
-        /* A completion call that returned an error (MPI_ERR_IN_STATUS, a
-         * generalized request's query error) still completed the requests
-         * it set to MPI_REQUEST_NULL. */
-        mc_requests_after_error(c);
+    if (!c->skip)
+        mc_modules_leave(c, ok);
     if (ok && c->fn == MC_FN_MPI_Session_init)
         mc_runtime_session_opened();
     if (c->req_before != c->req_inline)

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "checks.h"
+#include "modules.h"
 #include "report.h"
 #include "lifecycle.h"
 #include "writers.h"
@@ -104,7 +104,7 @@ static void end_of_run(void)
         return;
     ended = 1;
     MC_LOCK();
-    mc_check_leaks_at_finalize();
+    mc_modules_end();           /* end-of-run checks (leaks) */
     MC_UNLOCK();
     if (mc_report_repeats() > 0)
         fprintf(stderr, "mpicheck: rank %d: %lu more occurrences of findings above were not "

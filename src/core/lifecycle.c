@@ -10,15 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "checks.h"
-#include "coll.h"
 #include "config.h"
 #include "objects.h"
 #include "report.h"
 #include "stack.h"
 #include "typesig.h"
 #include "lifecycle.h"
-#include "p2p.h"
+#include "modules.h"
+#include "runtime.h"
 #include "wait_board.h"
 #include "writers.h"
 
@@ -93,8 +92,7 @@ static void connect_layers(void)
                                          .type_freeing = type_freeing,
                                          .comm_freed = mc_eng_comm_freed,
                                          .comm_created = mc_eng_comm_created});
-    mc_p2p_register();
-    mc_coll_register();
+    mc_modules_load();          /* the families register with the runtime */
 }
 
 __attribute__((constructor)) static void mc_boot(void)

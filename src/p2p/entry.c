@@ -11,29 +11,6 @@
 #include "hooks.h"
 #include "mc_eng_protos.h"
 
-int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
-                     int dest, int tag, MPI_Comm comm);
-int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
-                        int dest, int tag, MPI_Comm comm, MPI_Request *req);
-int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *req, int rc);
-int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
-                int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
-                MPI_Comm comm, MPI_Status *status);
-int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
-                        int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status);
-int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
-                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
-                 MPI_Comm comm, MPI_Request *req, int replace);
-int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
-                     MPI_Comm comm, MPI_Status *status);
-int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
-                        MPI_Comm comm, MPI_Request *req);
-int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
-                 MPI_Comm comm, MPI_Request *req, int rc);
-int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
-              MPI_Message *msg);
-
 /* ---- sends ---------------------------------------------------------------- */
 
 #define BLOCKING_SEND(NAME, CT, MODE) \
@@ -256,3 +233,8 @@ void mc_p2p_register(void)
         .lost_report = mc_lost_report,
     };
 }
+
+const mc_module mc_p2p_module = {
+    .name = "p2p",
+    .load = mc_p2p_register,
+};

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 #include "call.h"
+#include "module.h"
 #include "runtime.h"
 
 /* Bytes of e that go on the wire. */
@@ -42,5 +43,8 @@ int mc_prec_progress(mc_prec *p);
 
 /* Hands the runtime what it asks of point-to-point (hooks.h). */
 void mc_p2p_register(void);
+/* Point-to-point as one module of core's list (module.h): its calls come
+ * in through the engine's entry points (entry.c), so it only registers. */
+extern const mc_module mc_p2p_module;
 
 #endif

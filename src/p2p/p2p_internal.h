@@ -10,6 +10,32 @@
 #include "call.h"
 #include "p2p.h"
 
+/* send.c and probe.c: the engine's send and receive calls, each for every
+ * variant of its MPI functions (entry.c maps the int and _c forms here, with
+ * counts as MPI_Count; rc: the real call's code for the _init forms). */
+int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
+                     int dest, int tag, MPI_Comm comm);
+int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
+                        int dest, int tag, MPI_Comm comm, MPI_Request *req);
+int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *req, int rc);
+int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                MPI_Comm comm, MPI_Status *status);
+int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                        int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status);
+int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                 MPI_Comm comm, MPI_Request *req, int replace);
+int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                     MPI_Comm comm, MPI_Status *status);
+int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                        MPI_Comm comm, MPI_Request *req);
+int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
+                 MPI_Comm comm, MPI_Request *req, int rc);
+int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
+              MPI_Message *msg);
+
 /* send.c: MPI_Start of one request. */
 int mc_start_one(mc_call *c, MPI_Request *req);
 

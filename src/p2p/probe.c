@@ -13,31 +13,9 @@
 #include <string.h>
 #include "p2p.h"
 #include "p2p_internal.h"
+#include "mc_pmpi_count.h"
 #include "state.h"
 
-
-static int direct_recv(void *buf, MPI_Count count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
-                       MPI_Status *status)
-{
-#if MPI_VERSION >= 4
-    if (count > INT_MAX)
-        return PMPI_Recv_c(buf, count, t, source, tag, comm, status);
-#endif
-    return PMPI_Recv(buf, (int)count, t, source, tag, comm, status);
-}
-
-static int direct_irecv(void *buf, MPI_Count count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
-                        MPI_Request *req)
-{
-#if MPI_VERSION >= 4
-    if (count > INT_MAX)
-        return PMPI_Irecv_c(buf, count, t, source, tag, comm, req);
-#endif
-    return PMPI_Irecv(buf, (int)count, t, source, tag, comm, req);
-}
-
-int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
-                     MPI_Comm comm, MPI_Status *status);
 int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
                      MPI_Comm comm, MPI_Status *status)
 {
@@ -45,7 +23,7 @@ int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int
     mc_pcomm *pc = source == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
     if (!pc) {
         mc_eng_unlock();
-        return direct_recv(buf, count, t, source, tag, comm, status);
+        return mc_pmpi_Recv(buf, count, t, source, tag, comm, status);
     }
     mc_prec p;
     memset(&p, 0, sizeof p);
@@ -60,8 +38,6 @@ int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int
 }
 
 int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
-                        MPI_Comm comm, MPI_Request *req);
-int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
                         MPI_Comm comm, MPI_Request *req)
 {
     mc_eng_lock();
@@ -69,7 +45,7 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
     mc_prec *p = pc ? mc_prec_alloc() : NULL;
     if (!p) {
         mc_eng_unlock();
-        return direct_irecv(buf, count, t, source, tag, comm, req);
+        return mc_pmpi_Irecv(buf, count, t, source, tag, comm, req);
     }
     int rc = mc_recv_post(c, pc, buf, count, t, source, tag, p);
     if (rc != MPI_SUCCESS) {
@@ -92,8 +68,6 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
     return rc;
 }
 
-int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
-                 MPI_Comm comm, MPI_Request *req, int rc);
 int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
                  MPI_Comm comm, MPI_Request *req, int rc)
 {
@@ -199,8 +173,6 @@ int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status,
     return rc;
 }
 
-int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
-              MPI_Message *msg);
 int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
               MPI_Message *msg)
 {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "p2p.h"
 #include "p2p_internal.h"
+#include "mc_pmpi_count.h"
 #include "state.h"
 
 static mc_pcomm *dq_comms;      /* communicators with deferred receives */
@@ -24,11 +25,7 @@ int mc_recv_pending_deferred(void) { return dq_comms != NULL; }
 
 static int real_irecv(mc_prec *p, int source, int tag, MPI_Request *out)
 {
-#if MPI_VERSION >= 4
-    if (p->count > INT_MAX)
-        return PMPI_Irecv_c(p->buf, p->count, p->type, source, tag, p->comm, out);
-#endif
-    return PMPI_Irecv(p->buf, (int)p->count, p->type, source, tag, p->comm, out);
+    return mc_pmpi_Irecv(p->buf, p->count, p->type, source, tag, p->comm, out);
 }
 
 static int overlaps(const mc_pcomm *pc, int source, int tag)

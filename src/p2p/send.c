@@ -11,49 +11,30 @@
 #include <string.h>
 #include "p2p.h"
 #include "p2p_internal.h"
+#include "mc_pmpi_count.h"
 #include "state.h"
 
+/* The real send of a mode, counts as MPI_Count (mc_pmpi_count.h picks the
+ * _c form when a count needs it). */
 static int real_isend(int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
                       int tag, MPI_Comm comm, MPI_Request *r)
 {
-#if MPI_VERSION >= 4
-    if (count > INT_MAX) {
-        switch (mode) {
-        case MC_SEND_SYNC: return PMPI_Issend_c(buf, count, t, dest, tag, comm, r);
-        case MC_SEND_READY: return PMPI_Irsend_c(buf, count, t, dest, tag, comm, r);
-        case MC_SEND_BUFFERED: return PMPI_Ibsend_c(buf, count, t, dest, tag, comm, r);
-        default: return PMPI_Isend_c(buf, count, t, dest, tag, comm, r);
-        }
-    }
-#endif
-    int n = (int)count;
     switch (mode) {
-    case MC_SEND_SYNC: return PMPI_Issend(buf, n, t, dest, tag, comm, r);
-    case MC_SEND_READY: return PMPI_Irsend(buf, n, t, dest, tag, comm, r);
-    case MC_SEND_BUFFERED: return PMPI_Ibsend(buf, n, t, dest, tag, comm, r);
-    default: return PMPI_Isend(buf, n, t, dest, tag, comm, r);
+    case MC_SEND_SYNC: return mc_pmpi_Issend(buf, count, t, dest, tag, comm, r);
+    case MC_SEND_READY: return mc_pmpi_Irsend(buf, count, t, dest, tag, comm, r);
+    case MC_SEND_BUFFERED: return mc_pmpi_Ibsend(buf, count, t, dest, tag, comm, r);
+    default: return mc_pmpi_Isend(buf, count, t, dest, tag, comm, r);
     }
 }
 
 static int real_send(int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
                      int tag, MPI_Comm comm)
 {
-#if MPI_VERSION >= 4
-    if (count > INT_MAX) {
-        switch (mode) {
-        case MC_SEND_SYNC: return PMPI_Ssend_c(buf, count, t, dest, tag, comm);
-        case MC_SEND_READY: return PMPI_Rsend_c(buf, count, t, dest, tag, comm);
-        case MC_SEND_BUFFERED: return PMPI_Bsend_c(buf, count, t, dest, tag, comm);
-        default: return PMPI_Send_c(buf, count, t, dest, tag, comm);
-        }
-    }
-#endif
-    int n = (int)count;
     switch (mode) {
-    case MC_SEND_SYNC: return PMPI_Ssend(buf, n, t, dest, tag, comm);
-    case MC_SEND_READY: return PMPI_Rsend(buf, n, t, dest, tag, comm);
-    case MC_SEND_BUFFERED: return PMPI_Bsend(buf, n, t, dest, tag, comm);
-    default: return PMPI_Send(buf, n, t, dest, tag, comm);
+    case MC_SEND_SYNC: return mc_pmpi_Ssend(buf, count, t, dest, tag, comm);
+    case MC_SEND_READY: return mc_pmpi_Rsend(buf, count, t, dest, tag, comm);
+    case MC_SEND_BUFFERED: return mc_pmpi_Bsend(buf, count, t, dest, tag, comm);
+    default: return mc_pmpi_Send(buf, count, t, dest, tag, comm);
     }
 }
 
@@ -110,8 +91,6 @@ static void prec_release_slot(mc_prec *p)
 }
 
 int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
-                     int dest, int tag, MPI_Comm comm);
-int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
                      int dest, int tag, MPI_Comm comm)
 {
     mc_eng_lock();
@@ -141,8 +120,6 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
     return rc;
 }
 
-int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
-                        int dest, int tag, MPI_Comm comm, MPI_Request *req);
 int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
                         int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
@@ -197,8 +174,6 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
 }
 
 /* Persistent sends: the record keeps the arguments for every MPI_Start. */
-int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *req, int rc);
 int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
                  int tag, MPI_Comm comm, MPI_Request *req, int rc)
 {
@@ -274,22 +249,14 @@ static void pair_describe(void *ctx, mc_waitfor *w, int and_mode)
 
 int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
-                MPI_Comm comm, MPI_Status *status);
-int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
-                int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
                 MPI_Comm comm, MPI_Status *status)
 {
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
     if (!pc) {
         mc_eng_unlock();
-#if MPI_VERSION >= 4
-        if (scount > INT_MAX || rcount > INT_MAX)
-            return PMPI_Sendrecv_c(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
-                                   rtag, comm, status);
-#endif
-        return PMPI_Sendrecv(sbuf, (int)scount, stype, dest, stag, rbuf, (int)rcount, rtype, source,
-                             rtag, comm, status);
+        return mc_pmpi_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                                comm, status);
     }
     mc_prec s, r;
     memset(&s, 0, sizeof s);
@@ -355,8 +322,6 @@ static int mc_type_span(MPI_Datatype t, MPI_Count count, MPI_Aint *lo, MPI_Aint 
  * the datatype touches), so sending and receiving can run at once as in
  * MPI_Sendrecv. */
 int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
-                        int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status);
-int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int dest,
                         int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {
     MPI_Aint lo = 0, span = 0;
@@ -366,11 +331,7 @@ int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
         if (!tmp) {
             /* No memory for the copy: MPI does it, unchecked (and the
              * receiver, missing this envelope, cannot pair it). */
-#if MPI_VERSION >= 4
-            if (count > INT_MAX)
-                return PMPI_Sendrecv_replace_c(buf, count, t, dest, stag, source, rtag, comm, status);
-#endif
-            return PMPI_Sendrecv_replace(buf, (int)count, t, dest, stag, source, rtag, comm, status);
+            return mc_pmpi_Sendrecv_replace(buf, count, t, dest, stag, source, rtag, comm, status);
         }
         memcpy(tmp, (char *)buf + lo, (size_t)span);
     }
@@ -382,9 +343,6 @@ int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
 
 /* ---- MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4.0) -------------------- */
 
-int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
-                 int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
-                 MPI_Comm comm, MPI_Request *req, int replace);
 #if MPI_VERSION >= 4
 static int direct_isendrecv(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
                             int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source,

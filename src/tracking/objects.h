@@ -22,6 +22,7 @@
     } while (0)
 #include <uthash.h>
 #include "call.h"
+#include "module.h"
 #include "report.h"
 
 typedef enum {
@@ -85,6 +86,10 @@ typedef struct {
     void (*comm_created)(mc_call *c, MPI_Comm comm);
 } mc_track_listener;
 void mc_track_listen(const mc_track_listener *l);
+
+/* Tracking as one module of core's list (module.h): mc_track_pre before
+ * calls that free or complete, mc_track_post after successful ones. */
+extern const mc_module mc_track_module;
 
 /* Request bookkeeping (requests.c), called by mc_track_pre/post. */
 void mc_requests_pre(mc_call *c);

@@ -178,3 +178,34 @@ void mc_track_post(mc_call *c)
     if (made != MPI_COMM_NULL && listener.comm_created)
         listener.comm_created(c, made);
 }
+
+/* Which roles each phase acts on: a call whose roles touch neither set
+ * skips tracking entirely (most calls do). */
+#define PRE_TRACK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM_FREE) | MC_ROLE_BIT(MC_ROLE_DATATYPE_FREE) \
+    | MC_ROLE_BIT(MC_ROLE_OP_FREE) | MC_ROLE_BIT(MC_ROLE_GROUP_FREE) \
+    | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_FREE) | MC_ROLE_BIT(MC_ROLE_WIN_FREE) \
+    | MC_ROLE_BIT(MC_ROLE_REQ) | MC_ROLE_BIT(MC_ROLE_REQ_ARRAY))
+#define POST_TRACK_ROLES (PRE_TRACK_ROLES | MC_ROLE_BIT(MC_ROLE_COMM_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_COMM_PARENT) | MC_ROLE_BIT(MC_ROLE_DATATYPE_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_DATATYPE_COMMIT) | MC_ROLE_BIT(MC_ROLE_OP_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_GROUP_OUT) | MC_ROLE_BIT(MC_ROLE_ERRHANDLER_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_WIN_OUT) | MC_ROLE_BIT(MC_ROLE_REQ_OUT))
+
+static void track_leave(mc_call *c, int ok)
+{
+    if (ok)
+        mc_track_post(c);
+    else if (c->nreq_before)
+        /* A completion call that returned an error (MPI_ERR_IN_STATUS, a
+         * generalized request's query error) still completed the requests
+         * it set to MPI_REQUEST_NULL. */
+        mc_requests_after_error(c);
+}
+
+const mc_module mc_track_module = {
+    .name = "tracking",
+    .roles = PRE_TRACK_ROLES,
+    .enter = mc_track_pre,
+    .leave_roles = POST_TRACK_ROLES,
+    .leave = track_leave,
+};

@@ -109,6 +109,36 @@ START_TEST(table_is_consistent)
 }
 END_TEST
 
+/* The large-count forms (!large, or by hand): MPI_X_c right after MPI_X,
+ * with the same flags and the same parameter names and roles, counts stored
+ * as MPI_Count (MPI_Type_get_envelope_c and _get_contents_c add a
+ * parameter, num_large_counts / max_large_counts, and are left out). */
+START_TEST(large_forms_follow_their_base)
+{
+    int checked = 0;
+    for (int f = 1; f < MC_FN_COUNT_; f++) {
+        const mc_fn_desc *d = &mc_fn_table[f], *b = &mc_fn_table[f - 1];
+        size_t n = strlen(d->name);
+        if (n < 3 || strcmp(d->name + n - 2, "_c") != 0 || strncmp(d->name, b->name, n - 2) != 0
+            || b->name[n - 2] != '\0' || d->nparams != b->nparams)
+            continue;
+        ck_assert_msg(d->flags == b->flags, "%s flags", d->name);
+        for (int i = 0; i < d->nparams; i++) {
+            ck_assert_str_eq(d->params[i].name, b->params[i].name);
+            ck_assert_msg(d->params[i].role == b->params[i].role, "%s %s", d->name, d->params[i].name);
+            if (d->params[i].role == MC_ROLE_COUNT && b->params[i].ctype == MC_CT_INT)
+                ck_assert_msg(d->params[i].ctype == MC_CT_COUNT, "%s %s", d->name, d->params[i].name);
+        }
+        checked++;
+    }
+    /* 120 by !large and 32 by hand in wrappers/mpi.protos. */
+    ck_assert_int_ge(checked, 150);
+    ck_assert_int_eq(mc_fn_table[MC_FN_MPI_Send_c].params[param(MC_FN_MPI_Send_c, "count")].ctype,
+                     MC_CT_COUNT);
+    ck_assert(mc_fn_table[MC_FN_MPI_Ibcast_c].params[5].role == MC_ROLE_REQ_OUT);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fn_table");
@@ -117,6 +147,7 @@ int main(void)
     tcase_add_test(tc, recv_and_collectives);
     tcase_add_test(tc, requests_and_flags);
     tcase_add_test(tc, table_is_consistent);
+    tcase_add_test(tc, large_forms_follow_their_base);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

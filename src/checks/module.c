@@ -1,0 +1,28 @@
+/*
+ * module.c - the checks of single calls as one module of core's list
+ * (module.h): arguments by role before each call, call order outside
+ * MPI_Init..MPI_Finalize, leaks at the end of the run.
+ */
+#include "checks.h"
+
+/* The parameter roles args.c checks. */
+#define CHECK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM) | MC_ROLE_BIT(MC_ROLE_DATATYPE) \
+    | MC_ROLE_BIT(MC_ROLE_DATATYPE_ANY) | MC_ROLE_BIT(MC_ROLE_OP) | MC_ROLE_BIT(MC_ROLE_GROUP) \
+    | MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_COUNT) | MC_ROLE_BIT(MC_ROLE_DEST) \
+    | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_ROOT) | MC_ROLE_BIT(MC_ROLE_RANK) \
+    | MC_ROLE_BIT(MC_ROLE_TARGET) | MC_ROLE_BIT(MC_ROLE_STAG) | MC_ROLE_BIT(MC_ROLE_RTAG) \
+    | MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF) | MC_ROLE_BIT(MC_ROLE_ROOTBUF) \
+    | MC_ROLE_BIT(MC_ROLE_LEAFBUF) | MC_ROLE_BIT(MC_ROLE_BCASTBUF))
+
+static void outside(mc_call *c)
+{
+    (void)mc_check_call_order(c);
+}
+
+const mc_module mc_checks_module = {
+    .name = "checks",
+    .outside = outside,
+    .roles = CHECK_ROLES,
+    .enter = mc_check_args,
+    .end = mc_check_leaks_at_finalize,
+};
