@@ -5,7 +5,7 @@
  * first call's source location as the result's location, the other calls as
  * related locations.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700     /* realpath */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,44 @@
 #define INFO_URI "https://github.com/mpicheck/mpicheck"
 
 
+/* An absolute path without "." and ".." segments: the file itself where it
+ * exists here (symbolic links resolved, as the SARIF rule SARIF1002 asks:
+ * ".." after a link means another place), else the segments folded as
+ * text. A library built with a relative configure path (../../configure)
+ * records its sources as "/x/build/../../src/a.c" in the debug
+ * information; a program's may be anything. */
+static char *absolute_clean(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    char *out = malloc(strlen(path) + 2);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (const char *s = path; *s;) {
+        while (*s == '/')
+            s++;
+        const char *e = strchr(s, '/');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == 0 || (len == 1 && s[0] == '.')) {
+            /* nothing */
+        } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+            while (n > 0 && out[--n] != '/')
+                ;
+        } else {
+            out[n++] = '/';
+            memcpy(out + n, s, len);
+            n += len;
+        }
+        s += len;
+    }
+    if (n == 0)
+        out[n++] = '/';
+    out[n] = '\0';
+    return out;
+}
+
 /* SARIF wants a URI reference: relative paths stay relative (a viewer
  * resolves them against its source root), absolute ones become file:// URIs.
  * Everything but unreserved characters and '/' is percent-encoded, so spaces,
@@ -25,6 +63,12 @@
 static char *path_uri(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
+    char *clean = NULL;
+    if (path[0] == '/' && (strstr(path, "/./") || strstr(path, "/../"))) {
+        if (!(clean = absolute_clean(path)))
+            return NULL;
+        path = clean;
+    }
     /* A file below the working directory (a CI job runs from the checkout's
      * root) becomes relative, so code-scanning dashboards can place it. */
     char cwd[4096];
@@ -36,8 +80,10 @@ static char *path_uri(const char *path)
     const char *scheme = path[0] == '/' ? "file://" : "";
     char *out = malloc(strlen(scheme) + strlen(path) * 3 + 1), *o;
 
-    if (out == NULL)
+    if (out == NULL) {
+        free(clean);
         return NULL;
+    }
     o = out + strlen(strcpy(out, scheme));
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
@@ -50,6 +96,7 @@ static char *path_uri(const char *path)
         }
     }
     *o = '\0';
+    free(clean);
     return out;
 }
 
