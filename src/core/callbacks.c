@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <mpi.h>
-#include "call.h"
+#include "dispatch.h"
 
 /* MPI_Keyval_create is deprecated, and wrapping it means calling it. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"

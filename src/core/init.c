@@ -5,7 +5,7 @@
  * return code is returned unchanged.
  */
 #include <mpi.h>
-#include "call.h"
+#include "dispatch.h"
 #include "lifecycle.h"
 #include "p2p.h"
 

@@ -1,18 +1,8 @@
 /*
- * call.h - the runtime interface of every wrapper.
- *
- * A generated wrapper does exactly this:
- *
- *     if (MC_BYPASS()) return PMPI_X(args);      re-entered, or checker off
- *     mc_value v_[n] = the arguments;
- *     mc_call_enter(&c_, MC_FN_MPI_X, v_, caller); pre-checks, tracking
- *     rc_ = PMPI_X(args);                          the real call, unchanged
- *     mc_call_leave(&c_, rc_ == MPI_SUCCESS);      post-update on success only
- *     return rc_;                                  MPI's return code, untouched
- *
- * RATIONALE: the re-entry guard is thread-local and stays raised across the
- * PMPI call, so MPI calls the library makes internally (ROMIO, for one) and
- * the checker's own PMPI traffic are never checked as if the user made them.
+ * call.h - one MPI call as the checker sees it: its arguments (mc_value),
+ * the call in flight (mc_call, from the wrapper's enter to its leave), a
+ * call made earlier (mc_origin), a handle's bits, and the re-entry guard's
+ * state. What a wrapper does with them is core/dispatch.h.
  */
 #ifndef MPICHECK_CALL_H
 #define MPICHECK_CALL_H
@@ -93,25 +83,11 @@ typedef struct {
     uintptr_t pcs[MC_ORIGIN_MAX_PCS];       /* innermost first */
 } mc_origin;
 
-/* The MPI functions are the library's only exported symbols (everything else
- * is built with -fvisibility=hidden, so internal calls skip the PLT). */
-#define MC_EXPORT __attribute__((visibility("default")))
-
 /* Thread-local nesting depth of wrapper calls (0: the user is calling).
  * initial-exec: the library is loaded at start-up (preloaded or linked), and
  * this makes the guard a single memory access instead of a function call. */
 extern __thread int mc_depth __attribute__((tls_model("initial-exec")));
 /* 1 once the checker has turned itself off after an internal failure. */
 extern int mc_disabled;
-
-#define MC_BYPASS() (__builtin_expect(mc_depth != 0 || mc_disabled, 0))
-
-/* Pre-phase: raises the guard, checks call order and arguments, snapshots
- * what the post-phase needs. Never calls the user-visible MPI_ functions. */
-void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller);
-
-/* Post-phase: when ok (the call returned MPI_SUCCESS), updates the tracked
- * state (new handles, freed handles, completed requests); lowers the guard. */
-void mc_call_leave(mc_call *c, int ok);
 
 #endif

@@ -1,10 +1,11 @@
 /*
- * call.c - the two halves every wrapper runs around the real PMPI call.
+ * dispatch.c - the two halves every wrapper runs around the real PMPI call
+ * (dispatch.h), and the modules they run (modules.h).
  */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "call.h"
+#include "dispatch.h"
 #include "runtime.h"      /* mc_eng_on, mc_eng_before_block */
 #include "lifecycle.h"
 #include "modules.h"

@@ -1,0 +1,38 @@
+/*
+ * dispatch.h - the runtime interface of every wrapper.
+ *
+ * A generated wrapper does exactly this:
+ *
+ *     if (MC_BYPASS()) return PMPI_X(args);      re-entered, or checker off
+ *     mc_value v_[n] = the arguments;
+ *     mc_call_enter(&c_, MC_FN_MPI_X, v_, caller); pre-checks, tracking
+ *     rc_ = PMPI_X(args);                          the real call, unchanged
+ *     mc_call_leave(&c_, rc_ == MPI_SUCCESS);      post-update on success only
+ *     return rc_;                                  MPI's return code, untouched
+ *
+ * RATIONALE: the re-entry guard is thread-local and stays raised across the
+ * PMPI call, so MPI calls the library makes internally (ROMIO, for one) and
+ * the checker's own PMPI traffic are never checked as if the user made them.
+ */
+#ifndef MPICHECK_DISPATCH_H
+#define MPICHECK_DISPATCH_H
+
+#include "call.h"
+
+/* The MPI functions are the library's only exported symbols (everything else
+ * is built with -fvisibility=hidden, so internal calls skip the PLT). */
+#define MC_EXPORT __attribute__((visibility("default")))
+
+/* The wrapper takes the PMPI path at once: re-entered, or the checker is off
+ * (call.h: mc_depth, mc_disabled). */
+#define MC_BYPASS() (__builtin_expect(mc_depth != 0 || mc_disabled, 0))
+
+/* Pre-phase: raises the guard, checks call order and arguments, snapshots
+ * what the post-phase needs. Never calls the user-visible MPI_ functions. */
+void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller);
+
+/* Post-phase: when ok (the call returned MPI_SUCCESS), updates the tracked
+ * state (new handles, freed handles, completed requests); lowers the guard. */
+void mc_call_leave(mc_call *c, int ok);
+
+#endif
