@@ -117,6 +117,20 @@ static int engine_busy(void)
     return mc_prec_count() > 0 || mc_p2p_hook.recv_pending_deferred() || mc_eng_has_orphans();
 }
 
+/* For a test of one request: one turn of the engine's service (when it has
+ * anything to do), then the engine's record of req with the engine lock
+ * held, or NULL with the lock let go when the engine does not hold req. */
+static mc_prec *held(MPI_Request req)
+{
+    mc_eng_lock();
+    mc_prec *p = req != MPI_REQUEST_NULL ? mc_prec_find(req) : NULL;
+    if (p || engine_busy())
+        mc_eng_service();
+    if (!p)
+        mc_eng_unlock();
+    return p;
+}
+
 static int prec_ready(void *ctx) { return mc_p2p_hook.prec_progress(ctx); }
 static void prec_describe(void *ctx, mc_waitfor *w, int and_mode) { mc_prec_describe(ctx, w); }
 
@@ -345,15 +359,9 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
 
 int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status)
 {
-    mc_eng_lock();
-    mc_prec *p = engine_busy() && *req != MPI_REQUEST_NULL ? mc_prec_find(*req) : NULL;
-    if (!p) {
-        if (engine_busy())
-            mc_eng_service();
-        mc_eng_unlock();
+    mc_prec *p = held(*req);
+    if (!p)
         return PMPI_Test(req, flag, status);
-    }
-    mc_eng_service();
     int rc = MPI_SUCCESS;
     if (mc_p2p_hook.prec_progress(p)) {
         rc = PMPI_Test(req, flag, status);
@@ -402,15 +410,9 @@ int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Sta
 
 int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status)
 {
-    mc_eng_lock();
-    mc_prec *p = req != MPI_REQUEST_NULL ? mc_prec_find(req) : NULL;
-    if (!p) {
-        if (engine_busy())
-            mc_eng_service();
-        mc_eng_unlock();
+    mc_prec *p = held(req);
+    if (!p)
         return PMPI_Request_get_status(req, flag, status);
-    }
-    mc_eng_service();
     int rc = MPI_SUCCESS;
     if (mc_p2p_hook.prec_progress(p)) {
         rc = PMPI_Request_get_status(req, flag, status);
