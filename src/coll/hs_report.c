@@ -184,14 +184,7 @@ typedef struct {
 
 static void site_of(member_t *m, const mc_call_text *ct)
 {
-    m->sitebuf[0] = 0;
-    for (size_t i = 0; ct && i < ct->nframes; i++)
-        if (ct->stack[i].file) {
-            const char *b = strrchr(ct->stack[i].file, '/');
-            snprintf(m->sitebuf, sizeof m->sitebuf, "%s:%d", b ? b + 1 : ct->stack[i].file, ct->stack[i].line);
-            break;
-        }
-    m->site = m->sitebuf;
+    m->site = mc_call_site_text(ct, m->sitebuf, sizeof m->sitebuf);
 }
 
 /* The member of flat rank 0: one finding, every distinct call once. */

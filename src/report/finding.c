@@ -3,6 +3,7 @@
  * freeing of a finding. No MPI, no JSON: linked into both the library and the
  * launcher.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,4 +142,36 @@ static const mc_severity default_level[MC_CLASS_COUNT_] = {
 mc_severity mc_class_default_severity(mc_class cls)
 {
     return cls >= 0 && cls < MC_CLASS_COUNT_ ? default_level[cls] : MC_SEV_ERROR;
+}
+
+/* The C runtime's frames below main (glibc, musl): the application's code is
+ * above them. */
+static int runtime_entry(const char *function)
+{
+    return function && (strncmp(function, "__libc_start", 12) == 0 || strcmp(function, "_start") == 0
+                        || strcmp(function, "libc_start_main") == 0);
+}
+
+const mc_frame *mc_call_site(const mc_call_text *c)
+{
+    for (size_t i = 0; c && c->stack && i < c->nframes; i++) {
+        if (runtime_entry(c->stack[i].function))
+            return NULL;
+        if (c->stack[i].file)
+            return &c->stack[i];
+    }
+    return NULL;
+}
+
+char *mc_call_site_text(const mc_call_text *c, char *buf, size_t len)
+{
+    const mc_frame *f = mc_call_site(c);
+    if (!f) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    const char *base = strrchr(f->file, '/');
+    snprintf(buf, len, "%s:%d", base ? base + 1 : f->file, f->line);
+    return buf;
 }

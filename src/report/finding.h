@@ -87,4 +87,15 @@ typedef struct {
 /* Frees everything a finding owns (strings, arrays), not the struct itself. */
 void mc_finding_clear(mc_finding *f);
 
+/* Where call c was made, for a one-line mention ("ring.c:12") and a SARIF
+ * location: its innermost frame with a source file, looking no further out
+ * than the program's entry (from __libc_start_main and _start outward the
+ * frames are the C runtime's: naming its source as the call site of a
+ * program built without debug information misled). NULL when no frame in
+ * between has a source file. */
+const mc_frame *mc_call_site(const mc_call_text *c);
+/* The same as "file:line" with the file's base name, into buf; "" when
+ * mc_call_site is NULL. Returns buf. */
+char *mc_call_site_text(const mc_call_text *c, char *buf, size_t len);
+
 #endif

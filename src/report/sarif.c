@@ -100,16 +100,6 @@ static char *path_uri(const char *path)
     return out;
 }
 
-/* The first frame of call with a source file: the innermost frame is often
- * an inlined helper or a library without debug info. */
-static const mc_frame *source_frame(const mc_call_text *c)
-{
-    for (size_t i = 0; c->stack && i < c->nframes; i++)
-        if (c->stack[i].file)
-            return &c->stack[i];
-    return NULL;
-}
-
 static json_t *physical_location(const mc_frame *fr)
 {
     char *uri = path_uri(fr->file);
@@ -164,7 +154,7 @@ static char *result_text(const mc_finding *f)
 static json_t *related_location(const mc_call_text *c, size_t id)
 {
     char rank[16] = "?";
-    const mc_frame *fr = source_frame(c);
+    const mc_frame *fr = mc_call_site(c);
     json_t *loc;
 
     if (c->rank >= 0)
@@ -195,7 +185,7 @@ fail:
 static json_t *result(const mc_finding *f)
 {
     const char *name = mc_class_name(f->cls);
-    const mc_frame *fr = f->ncalls ? source_frame(&f->calls[0]) : NULL;
+    const mc_frame *fr = f->ncalls ? mc_call_site(&f->calls[0]) : NULL;
     char *text = result_text(f);
     json_t *res = NULL, *locs = NULL;
 

@@ -14,17 +14,16 @@
 #include "stack.h"
 #include "state.h"
 
-/* The base name and line of a call's innermost frame with a source file,
- * NULL when none has one. */
+/* The base name and line of where a call was made (finding.h,
+ * mc_call_site), NULL when unknown. */
 static const char *site_of(const mc_call_text *ct, int *line)
 {
-    for (size_t i = 0; ct && i < ct->nframes; i++)
-        if (ct->stack[i].file) {
-            const char *base = strrchr(ct->stack[i].file, '/');
-            *line = ct->stack[i].line;
-            return base ? base + 1 : ct->stack[i].file;
-        }
-    return NULL;
+    const mc_frame *f = mc_call_site(ct);
+    if (!f)
+        return NULL;
+    const char *base = strrchr(f->file, '/');
+    *line = f->line;
+    return base ? base + 1 : f->file;
 }
 
 /* "rank 0 in MPI_Recv (ring.c:12) waits for rank 1" */
