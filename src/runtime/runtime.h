@@ -28,7 +28,7 @@
  * Lock order of the whole library, outermost first: the engine lock
  * (mc_eng_lock) -> the table lock (state.h, MC_LOCK) -> the innermost locks,
  * which call into nothing that locks (typesig.c's cache, report.c's
- * report_lock, stack.c's libdw and self-range locks, skipped.c's counters).
+ * report_lock, stack.c's libdw and self-range locks).
  * The wait loop (mc_eng_wait) is entered and left with the engine lock held
  * and lets go of it while it polls, so another thread's call can run.
  */
