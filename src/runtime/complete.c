@@ -203,6 +203,18 @@ static int lookup(int n, MPI_Request *reqs, mc_prec **recs)
     return any;
 }
 
+/* The any/some forms: the records of reqs, then (blocking) the wait until
+ * one of them is ready, or (testing) one turn of the engine's service. */
+static void any_ready(mc_call *c, int n, MPI_Request *reqs, mc_prec **recs, int blocking)
+{
+    lookup(n, reqs, recs);
+    set_ctx s = {n, reqs, recs, 1};
+    if (blocking)
+        mc_eng_wait(c, set_ready, set_describe, &s);
+    else
+        mc_eng_service();
+}
+
 #define RECS_INLINE 32
 
 int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status)
@@ -262,12 +274,7 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
         mc_eng_unlock();
         return blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
     }
-    lookup(n, reqs, recs);
-    set_ctx s = {n, reqs, recs, 1};
-    if (blocking)
-        mc_eng_wait(c, set_ready, set_describe, &s);
-    else
-        mc_eng_service();
+    any_ready(c, n, reqs, recs, blocking);
     int rc = MPI_SUCCESS, pick = -1, nactive = 0;
     for (int i = 0; i < n; i++) {
         if (inactive(reqs[i], recs[i]))
@@ -315,12 +322,7 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
         return blocking ? PMPI_Waitsome(n, reqs, outcount, indices, statuses)
                         : PMPI_Testsome(n, reqs, outcount, indices, statuses);
     }
-    lookup(n, reqs, recs);
-    set_ctx s = {n, reqs, recs, 1};
-    if (blocking)
-        mc_eng_wait(c, set_ready, set_describe, &s);
-    else
-        mc_eng_service();
+    any_ready(c, n, reqs, recs, blocking);
     int nactive = 0;
     for (int i = 0; i < n; i++)
         nactive += !inactive(reqs[i], recs[i]);
