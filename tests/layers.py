@@ -68,8 +68,10 @@ def include_edges(src):
     return edges
 
 
-def object_symbols(objdir):
-    """{folder: [(object, defined set, undefined set)]} from nm over BUILD/src/<folder>/.libs/*.o."""
+def object_symbols(objdir, srcdir=None):
+    """{folder: [(object, defined set, undefined set)]} from nm over BUILD/src/<folder>/.libs/*.o.
+    With srcdir, objects left in a reused build tree by a source file since moved or
+    removed (no SRC/<folder>/<name>.c) are not the library's and are passed over."""
     out = {}
     for d in sorted(os.listdir(objdir)):
         libs = os.path.join(objdir, d, '.libs')
@@ -77,6 +79,9 @@ def object_symbols(objdir):
             continue
         for f in sorted(os.listdir(libs)):
             if not (f.startswith('libmpicheck_la-') and f.endswith('.o')):
+                continue
+            src = f[len('libmpicheck_la-'):-2] + '.c'
+            if srcdir and not os.path.exists(os.path.join(srcdir, d, src)):
                 continue
             nm = subprocess.run(['nm', os.path.join(libs, f)], capture_output=True, text=True, check=True)
             defined, undefined = set(), set()
@@ -156,7 +161,7 @@ def prototypes_in_c(src):
 def check(src, objdir):
     edges = include_edges(src)
     if objdir:
-        objs = object_symbols(objdir)
+        objs = object_symbols(objdir, src)
         if not objs:
             return ['no compiled objects of the library under %s (build first)' % objdir]
         edges += symbol_edges(objs)

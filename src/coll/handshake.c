@@ -340,7 +340,7 @@ void mc_coll_leave(mc_call *c)
         return;
     comm = c->vals[f->a_comm].comm;
     mc_eng_lock();
-    mc_prec *p = mc_prec_new(*rp);
+    mc_prec *p = mc_prec_new(*rp, c);
     if (p) {
         p->kind = MC_PR_COLL;
         p->fn = c->fn;

@@ -59,10 +59,10 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
         rc = mc_recv_greq_start(p, &g);
         p->greq = 1;
         *req = g;
-        mc_prec_insert(p, g);
+        mc_prec_insert(p, g, c);
     } else {
         *req = p->real;
-        mc_prec_insert(p, p->real);
+        mc_prec_insert(p, p->real, c);
     }
     mc_eng_unlock();
     return rc;
@@ -75,14 +75,13 @@ int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int sou
         return rc;
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
-    mc_prec *p = pc ? mc_prec_new(*req) : NULL;
+    mc_prec *p = pc ? mc_prec_new(*req, c) : NULL;
     if (p) {
         p->kind = MC_PR_RECV;
         p->persistent = 1;
         p->fn = c->fn;
         p->caller = c->caller;
         p->comm = comm;
-        p->comm_key = pc->key;
         p->peer = source;
         p->tag = tag;
         p->buf = buf;

@@ -47,7 +47,6 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
     p->fn = c ? c->fn : p->fn;
     p->caller = c ? c->caller : p->caller;
     p->comm = pc->comm;
-    p->comm_key = pc->key;
     p->peer = source;
     p->tag = tag;
     p->buf = buf;

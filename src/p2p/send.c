@@ -64,7 +64,6 @@ static int send_start(mc_call *c, mc_pcomm *pc, mc_prec *p, const void *buf, MPI
     p->caller = c->caller;
     p->mode = mode;
     p->comm = pc->comm;
-    p->comm_key = pc->key;
     p->peer = dest;
     p->tag = tag;
     p->active = 1;
@@ -156,7 +155,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
             if (rc == MPI_SUCCESS) {
                 p->greq = 1;
                 *req = g;
-                mc_prec_insert(p, g);
+                mc_prec_insert(p, g, c);
             } else {
                 prec_release_slot(p);
                 free(p);
@@ -164,7 +163,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
         }
     } else if (rc == MPI_SUCCESS) {
         *req = p->real;
-        mc_prec_insert(p, p->real);
+        mc_prec_insert(p, p->real, c);
     } else {
         prec_release_slot(p);
         free(p);
@@ -181,7 +180,7 @@ int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Dat
         return rc;
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
-    mc_prec *p = pc ? mc_prec_new(*req) : NULL;
+    mc_prec *p = pc ? mc_prec_new(*req, c) : NULL;
     if (p) {
         p->kind = MC_PR_SEND;
         p->persistent = 1;
@@ -189,7 +188,6 @@ int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Dat
         p->caller = c->caller;
         p->mode = mode;
         p->comm = comm;
-        p->comm_key = pc->key;
         p->peer = dest;
         p->tag = tag;
         p->buf = (void *)buf;
@@ -384,7 +382,6 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     p->fn = c->fn;
     p->caller = c->caller;
     p->comm = comm;
-    p->comm_key = pc->key;
     p->active = 1;
     p->tmpbuf = tmp;
     int rc = MPI_SUCCESS;
@@ -401,7 +398,7 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     if (rc == MPI_SUCCESS) {
         p->greq = 1;
         *req = g;
-        mc_prec_insert(p, g);
+        mc_prec_insert(p, g, c);
     }
     /* On an error the halves stay with the engine (a deferred receive may be
      * queued); they are never completed for the application. */

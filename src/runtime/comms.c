@@ -31,30 +31,65 @@ static void drain_lost(mc_pcomm *pc)
 }
 
 
+/* Every record, for the walks over all of them. A record is found by its
+ * communicator through the one object table: tracking's entry of the
+ * communicator points at it (ext). Engine lock. */
 static mc_pcomm *pcomms;
 
 /* The record of comm, as it is (no wait for a shadow being copied). */
 static mc_pcomm *find(MPI_Comm comm)
 {
-    mc_obj_key key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
-    mc_pcomm *pc = NULL;
-    HASH_FIND(hh, pcomms, &key, sizeof key, pc);
+    MC_LOCK();
+    mc_obj *o = mc_comm_find(comm);
+    mc_pcomm *pc = o ? o->ext : NULL;
+    MC_UNLOCK();
     return pc;
 }
 
+/* The record of comm, hung on its entry in the object table (which
+ * tracking made when the program's call returned, or at MPI_Init for the
+ * predefined ones); NULL without an entry: the communicator goes unchecked. */
 static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
 {
     mc_pcomm *pc = calloc(1, sizeof *pc);
     if (!pc)
         return NULL;
-    pc->key = mc_key(MC_KEY_PCOMM, MC_BITS(comm));
     pc->comm = comm;
     pc->shadow = shadow;
     pc->shadow_req = MPI_REQUEST_NULL;
     pc->rank = -1;
     pc->flat = MPI_COMM_NULL;
-    HASH_ADD(hh, pcomms, key, sizeof pc->key, pc);
+    MC_LOCK();
+    mc_obj *o = mc_comm_find(comm);
+    if (o)
+        o->ext = pc;
+    MC_UNLOCK();
+    if (!o) {
+        free(pc);
+        return NULL;
+    }
+    pc->all_next = pcomms;
+    if (pcomms)
+        pcomms->all_prev = pc;
+    pcomms = pc;
     return pc;
+}
+
+/* Off the table's entry (if it still points here: a new communicator may
+ * have its handle by now) and off the list; the caller frees it. */
+static void pcomm_remove(mc_pcomm *pc)
+{
+    MC_LOCK();
+    mc_obj *o = mc_comm_find(pc->comm);
+    if (o && o->ext == pc)
+        o->ext = NULL;
+    MC_UNLOCK();
+    if (pc->all_prev)
+        pc->all_prev->all_next = pc->all_next;
+    else
+        pcomms = pc->all_next;
+    if (pc->all_next)
+        pc->all_next->all_prev = pc->all_prev;
 }
 
 static void pcomm_fill(mc_pcomm *pc)
@@ -278,14 +313,11 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
         }
     }
     mc_eng_lock();
-    mc_pcomm *old = find(newcomm);
-    if (old) {
-        /* A handle value reused after a free the engine did not see, or
-         * one another thread is freeing now (its mc_eng_comm_freed frees
-         * that record). The old record leaves the table but is not freed
-         * here: held-back receives may still point at it. */
-        HASH_DEL(pcomms, old);
-    }
+    /* An entry whose record is still set is a handle value reused after a
+     * free the engine did not see, or one another thread is freeing now
+     * (its mc_eng_comm_freed frees that record). The new record takes the
+     * entry; the old one is not freed here: held-back receives may still
+     * point at it. */
     mc_pcomm *pc = pcomm_add(newcomm, shadow);
     if (!pc && shadow != MPI_COMM_NULL)
         PMPI_Comm_free(&shadow);
@@ -353,9 +385,7 @@ void mc_eng_comm_freed(MPI_Comm comm)
         if (pc->shadow != MPI_COMM_NULL)
             drain_lost(pc);
         mc_coll_hook.comm_freed(pc);
-        /* Still in the table unless a new communicator took its handle. */
-        if (find(comm) == pc)
-            HASH_DEL(pcomms, pc);
+        pcomm_remove(pc);
         mc_coll_hook.release_comm(&pc->shadow);
         free(pc);
     }
@@ -383,13 +413,13 @@ int mc_pcomms_start(void)
  * still be copying; every member started the same copies. */
 void mc_pcomms_copies_wait(void)
 {
-    for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
+    for (mc_pcomm *pc = pcomms; pc; pc = pc->all_next)
         copy_wait(pc);
 }
 
 void mc_pcomms_drain_lost(void)
 {
-    for (mc_pcomm *pc = pcomms; pc; pc = pc->hh.next)
+    for (mc_pcomm *pc = pcomms; pc; pc = pc->all_next)
         if (pc->shadow_state == MC_SHADOW_READY)
             drain_lost(pc);
 }

@@ -40,16 +40,19 @@ void mc_eng_unlock(void) { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthrea
 
 /* ---- requests ----------------------------------------------------------- */
 
-static mc_prec *precs;
+/* The held records, newest first (the table finds one by handle; these
+ * walks need all). Engine lock. */
+static mc_prec *live;
 static int nprecs;
 
 mc_prec *mc_prec_find(MPI_Request user)
 {
-    if (!precs)
+    if (!live)
         return NULL;
-    mc_obj_key key = mc_key(MC_KEY_PREC, MC_BITS(user));
-    mc_prec *p = NULL;
-    HASH_FIND(hh, precs, &key, sizeof key, p);
+    MC_LOCK();
+    mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(user));
+    mc_prec *p = o ? o->ext : NULL;
+    MC_UNLOCK();
     return p;
 }
 
@@ -58,7 +61,7 @@ mc_prec *mc_prec_find(MPI_Request user)
 int mc_prec_coll_keys(uint64_t *out, int max)
 {
     int n = 0;
-    for (mc_prec *p = precs; p; p = p->hh.next)
+    for (mc_prec *p = live; p; p = p->live_next)
         if (p->kind == MC_PR_COLL && p->active && p->coll_key && n++ < max)
             out[n - 1] = p->coll_key;
     return n;
@@ -72,25 +75,6 @@ mc_prec *mc_prec_alloc(void)
     return p;
 }
 
-void mc_prec_insert(mc_prec *p, MPI_Request user)
-{
-    p->user = user;
-    p->key = mc_key(MC_KEY_PREC, MC_BITS(user));
-    mc_prec *old = mc_prec_find(user);
-    if (old)
-        mc_prec_drop(old);
-    HASH_ADD(hh, precs, key, sizeof p->key, p);
-    nprecs++;
-}
-
-mc_prec *mc_prec_new(MPI_Request user)
-{
-    mc_prec *p = mc_prec_alloc();
-    if (p)
-        mc_prec_insert(p, user);
-    return p;
-}
-
 static void prec_free(mc_prec *p)
 {
     if (p->type_owned)
@@ -98,10 +82,58 @@ static void prec_free(mc_prec *p)
     free(p);
 }
 
+void mc_prec_free(mc_prec *p)
+{
+    prec_free(p);
+}
+
+/* Out of the table and off the live list (engine lock held). */
+static void unlist(mc_prec *p)
+{
+    MC_LOCK();
+    mc_obj_unlink(&p->obj);
+    MC_UNLOCK();
+    if (p->live_prev)
+        p->live_prev->live_next = p->live_next;
+    else
+        live = p->live_next;
+    if (p->live_next)
+        p->live_next->live_prev = p->live_prev;
+    p->live_prev = p->live_next = NULL;
+    nprecs--;
+}
+
+void mc_prec_insert(mc_prec *p, MPI_Request user, const mc_call *c)
+{
+    mc_prec *old = mc_prec_find(user);
+    if (old)
+        mc_prec_drop(old);
+    p->user = user;
+    int persistent = c->desc && (c->desc->flags & MC_FLAG_PERSISTENT);
+    MC_LOCK();
+    mc_obj_insert(&p->obj, p, MC_OBJ_REQUEST, MC_BITS(user), c, 0);
+    p->obj.persistent = persistent;
+    p->obj.active = !persistent;
+    MC_UNLOCK();
+    p->live_prev = NULL;
+    p->live_next = live;
+    if (live)
+        live->live_prev = p;
+    live = p;
+    nprecs++;
+}
+
+mc_prec *mc_prec_new(MPI_Request user, const mc_call *c)
+{
+    mc_prec *p = mc_prec_alloc();
+    if (p)
+        mc_prec_insert(p, user, c);
+    return p;
+}
+
 void mc_prec_drop(mc_prec *p)
 {
-    HASH_DEL(precs, p);
-    nprecs--;
+    unlist(p);
     if (p->slot)
         mc_p2p_hook.env_release(p->slot);
     if (p->mirror != MPI_REQUEST_NULL) {
@@ -119,8 +151,7 @@ static mc_prec *orphans;
 
 void mc_prec_orphan(mc_prec *p)
 {
-    HASH_DEL(precs, p);
-    nprecs--;
+    unlist(p);
     p->user_freed = 1;
     p->orphan_next = orphans;
     orphans = p;
@@ -146,7 +177,7 @@ void mc_eng_type_freeing(MPI_Datatype type)
     if (!mc_eng_on || type == MPI_DATATYPE_NULL)
         return;
     mc_eng_lock();
-    for (mc_prec *p = precs; p; p = p->hh.next)
+    for (mc_prec *p = live; p; p = p->live_next)
         own_type(p, type);
     for (mc_prec *p = orphans; p; p = p->orphan_next)
         own_type(p, type);
@@ -447,7 +478,7 @@ void mc_eng_finalize(void)
     /* Receives never matched: their mirrors must not swallow envelopes. */
     if (orphans)
         drive_orphans();
-    for (mc_prec *p = precs; p; p = p->hh.next)
+    for (mc_prec *p = live; p; p = p->live_next)
         cancel_mirror(p);
     for (mc_prec *p = orphans; p; p = p->orphan_next)
         cancel_mirror(p);

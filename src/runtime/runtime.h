@@ -75,13 +75,17 @@ typedef struct mc_env_slot {
 /* ---- communicators ------------------------------------------------------ */
 
 /* The engine's tables share the object table's key shape (and hash). */
-enum { MC_KEY_PCOMM = 101, MC_KEY_PREC, MC_KEY_MSG };
+enum { MC_KEY_MSG = 103 };     /* probe.c's matched messages (MPI_Message) */
 static inline mc_obj_key mc_key(uint64_t kind, uint64_t bits) { mc_obj_key k = {kind, bits}; return k; }
 
 struct mc_prec;
 
+/* The engine's part of a communicator's record: tracking's entry of the
+ * communicator in the object table (objects.h: where it was made, its
+ * size and rank) points at it (ext), and the engine finds it there. It
+ * outlives the entry while MPI_Comm_free runs: tracking forgets the
+ * handle when the call returns, the engine drains the shadow after. */
 typedef struct mc_pcomm {
-    mc_obj_key key;         /* {MC_KEY_PCOMM, MC_BITS(comm)} */
     MPI_Comm comm;
     MPI_Comm shadow;
     int shadow_state;       /* MC_SHADOW_*: an MPI_Comm_idup's shadow is copied first */
@@ -98,7 +102,7 @@ typedef struct mc_pcomm {
     int flat_rank, flat_size;
     int group;              /* intercommunicator: 0 for the group holding the lowest world rank, else 1 */
     int coll_off;           /* no handshakes on it (an idup'ed intercommunicator) */
-    UT_hash_handle hh;
+    struct mc_pcomm *all_prev, *all_next;   /* every record */
 } mc_pcomm;
 
 /* A shadow's state: made at once (MPI_Comm_split), or for MPI_Comm_idup a
@@ -143,8 +147,15 @@ void mc_sq_forget(mc_pcomm *pc);
 enum { MC_PR_SEND = 1, MC_PR_RECV = 2, MC_PR_PAIR = 3 /* MPI_Isendrecv: a send and a receive */,
        MC_PR_COLL = 4 /* a nonblocking collective: its completion waits for the members */ };
 
+/* The engine's record of a request the application holds. There is one
+ * request table, tracking's object table: a held request's entry there is
+ * the record's first member (obj, with obj.ext pointing back), so one
+ * lookup by handle finds what tracking knows (where it was made, active or
+ * not) and what the engine knows. The entry leaves the table when the
+ * engine completes the request or the program frees it; an orphan (freed
+ * while active) is then finished by the engine and has no entry. */
 typedef struct mc_prec {
-    mc_obj_key key;         /* {MC_KEY_PREC, MC_BITS(user)} */
+    mc_obj obj;             /* {MC_OBJ_REQUEST, MC_BITS(user)} while the handle is the program's */
     MPI_Request user;       /* the handle the application holds */
     MPI_Request real;       /* MPI's request of the data; MPI_REQUEST_NULL before it is posted */
     MPI_Request mirror;     /* receive: the shadow receive; MPI_REQUEST_NULL once done */
@@ -164,7 +175,6 @@ typedef struct mc_prec {
     int err;                /* error of a real receive the engine made (returned at completion) */
     uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
     MPI_Comm comm;
-    mc_obj_key comm_key;
     int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
     void *buf;
     MPI_Count count;
@@ -177,14 +187,16 @@ typedef struct mc_prec {
     void *tmpbuf;                       /* MC_PR_PAIR of MPI_Isendrecv_replace: the outgoing copy */
     struct mc_prec *dq_next;
     struct mc_prec *orphan_next;
-    UT_hash_handle hh;
+    struct mc_prec *live_prev, *live_next;  /* every held record, for the walks over all */
 } mc_prec;
 
 mc_prec *mc_prec_find(MPI_Request user);
 int mc_prec_coll_keys(uint64_t *out, int max);       /* keys of held collective requests; may exceed max */
 mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
-void mc_prec_insert(mc_prec *p, MPI_Request user);  /* keyed by the user's handle */
-mc_prec *mc_prec_new(MPI_Request user);             /* alloc + insert */
+void mc_prec_free(mc_prec *p);                      /* one never inserted */
+/* Enters p in the request table under the user's handle, made by call c. */
+void mc_prec_insert(mc_prec *p, MPI_Request user, const mc_call *c);
+mc_prec *mc_prec_new(MPI_Request user, const mc_call *c);   /* alloc + insert */
 void mc_prec_orphan(mc_prec *p);                    /* user freed it while active */
 void mc_prec_drop(mc_prec *p);
 int mc_prec_count(void);

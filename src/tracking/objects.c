@@ -64,20 +64,26 @@ static void origin_capture(mc_origin *o, const mc_call *c, int full_stack)
     }
 }
 
-mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
+/* Takes an entry out of the table: the table's own go back to the free
+ * list, a record's stay with the record. */
+static void obj_drop(mc_obj *o)
+{
+    HASH_DEL(table, o);
+    if (o->embedded)
+        o->linked = 0;
+    else
+        obj_release(o);
+}
+
+static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack)
 {
     mc_obj_key key = {(uint64_t)kind, bits};
-    mc_obj *o;
-    HASH_FIND(hh, table, &key, sizeof key, o);
-    if (o) {
+    mc_obj *old;
+    HASH_FIND(hh, table, &key, sizeof key, old);
+    if (old)
         /* A handle value we still hold was handed out again: the old object
          * is gone (freed by a path we do not see, e.g. inside the library). */
-        HASH_DEL(table, o);
-        obj_release(o);
-    }
-    o = obj_alloc();
-    if (!o)
-        return NULL;
+        obj_drop(old);
     /* Everything but the origin's arrays, which origin_capture fills as far
      * as they are used. */
     memset(o, 0, offsetof(mc_obj, origin));
@@ -87,9 +93,30 @@ mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
     o->id = ++next_id[kind];
     o->owned = 1;
     o->committed = 1;
+    o->ext = ext;
+    o->embedded = ext != NULL;
+    o->linked = 1;
     origin_capture(&o->origin, c, full_stack);
     HASH_ADD(hh, table, key, sizeof key, o);
+}
+
+mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
+{
+    mc_obj *o = obj_alloc();
+    if (o)
+        obj_fill_link(o, NULL, kind, bits, c, full_stack);
     return o;
+}
+
+void mc_obj_insert(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack)
+{
+    obj_fill_link(o, ext, kind, bits, c, full_stack);
+}
+
+void mc_obj_unlink(mc_obj *o)
+{
+    if (o->embedded && o->linked)
+        obj_drop(o);
 }
 
 mc_obj *mc_obj_find(int kind, uint64_t bits)
@@ -103,10 +130,8 @@ mc_obj *mc_obj_find(int kind, uint64_t bits)
 void mc_obj_remove(int kind, uint64_t bits)
 {
     mc_obj *o = mc_obj_find(kind, bits);
-    if (o) {
-        HASH_DEL(table, o);
-        obj_release(o);
-    }
+    if (o)
+        obj_drop(o);
 }
 
 void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg)

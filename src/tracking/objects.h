@@ -48,6 +48,13 @@ typedef struct mc_obj {
     int committed;
     /* requests */
     int persistent, active;
+    /* The runtime's record of the object (runtime.h), NULL when it has
+     * none: for a communicator its shadow (mc_pcomm, which the runtime
+     * frees); for a request the engine holds, the record this entry is
+     * the first member of (mc_prec), embedded. */
+    void *ext;
+    int embedded;           /* the entry is part of ext: removing it only unlinks it */
+    int linked;             /* embedded entries: in the table now */
     UT_hash_handle hh;
 } mc_obj;
 
@@ -57,6 +64,11 @@ typedef struct mc_obj {
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack);
 mc_obj *mc_obj_find(int kind, uint64_t bits);
 void mc_obj_remove(int kind, uint64_t bits);
+/* The entry of a record that holds it (ext, above): links o, filled as
+ * mc_obj_add fills its own, under the handle (a stale entry of the same
+ * handle goes); unlink takes it out of the table again, when still in. */
+void mc_obj_insert(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack);
+void mc_obj_unlink(mc_obj *o);
 /* Calls fn for every object of kind (all kinds when kind < 0). */
 void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg);
 const char *mc_obj_kind_name(int kind);     /* "communicator", ... */

@@ -107,7 +107,11 @@ void mc_requests_post(mc_call *c)
     if (out >= 0 && c->vals[out].p) {
         MPI_Request r = *(const MPI_Request *)c->vals[out].p;
         if (r != MPI_REQUEST_NULL) {
-            mc_obj *o = mc_obj_add(MC_OBJ_REQUEST, MC_BITS(r), c, 0);
+            /* The engine may have entered the request already, as part of
+             * its record of it (runtime.h): that entry stays. */
+            mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(r));
+            if (!o || !o->embedded)
+                o = mc_obj_add(MC_OBJ_REQUEST, MC_BITS(r), c, 0);
             if (o) {
                 o->persistent = (d->flags & MC_FLAG_PERSISTENT) != 0;
                 o->active = !o->persistent;
