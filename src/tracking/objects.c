@@ -130,7 +130,12 @@ mc_obj *mc_obj_find(int kind, uint64_t bits)
 void mc_obj_remove(int kind, uint64_t bits)
 {
     mc_obj *o = mc_obj_find(kind, bits);
-    if (o)
+    /* An embedded entry leaves with its record (the engine takes it out
+     * when it completes or orphans the request). Under MPI_THREAD_MULTIPLE
+     * the handle a thread's wait just saw completed may already be another
+     * thread's new request: removing that one's entry here lost the
+     * engine's record of it (tests/programs/ok_threads_multiple.c). */
+    if (o && !o->embedded)
         obj_drop(o);
 }
 

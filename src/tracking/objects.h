@@ -63,6 +63,8 @@ typedef struct mc_obj {
  * stack when full_stack, else only the caller's address (cheap: requests). */
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack);
 mc_obj *mc_obj_find(int kind, uint64_t bits);
+/* Forgets the handle's entry, unless it is embedded (ext): that one only
+ * its record's owner takes out (mc_obj_unlink). */
 void mc_obj_remove(int kind, uint64_t bits);
 /* The entry of a record that holds it (ext, above): links o, filled as
  * mc_obj_add fills its own, under the handle (a stale entry of the same
