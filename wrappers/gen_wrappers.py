@@ -37,6 +37,7 @@ ROLES = [
     "STAG", "RTAG",
     "SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF",
     "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV",
+    "COLLBUF", "COLLBUF_SUM",
 ]
 # Number of references each role takes (None: any number is an error).
 ROLE_REFS = {r: 0 for r in ROLES}
@@ -44,6 +45,7 @@ ROLE_REFS.update({
     "REQ_ARRAY": 1, "DEST": 1, "SOURCE": 1, "ROOT": 1, "RANK": 1, "TARGET": 1,
     "SBUF": 2, "RBUF": 2, "ROOTBUF": 4, "LEAFBUF": 4, "BCASTBUF": 4,
     "ROOTBUFV": 5, "LEAFBUFV": 5, "SBUFV": 4, "RBUFV": 4,
+    "COLLBUF": 2, "COLLBUF_SUM": 1,
 })
 BUFFER_ROLES = {"SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF", "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV"}
 FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large"]

@@ -2,8 +2,8 @@
  * shape.c - which MPI functions are collective, and what their arguments
  * mean to the handshake. Built once from the generated function table by
  * name: "MPI_Ibcast_c" is the family Bcast, nonblocking, large-count.
- * Arguments are found by their mpi.h names (sendbuf, recvcounts, root, ...),
- * which the prototype list keeps.
+ * Arguments are found by their roles in the prototype list (buffer roles
+ * and their references, ROOT, OP: wrappers/README.md), never by names.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -75,18 +75,58 @@ static int nbr_kind(const char *base)
     return MC_NBR_NONE;
 }
 
-static int param(const mc_fn_desc *d, const char *name)
+/* A buffer role's count and datatype references (-1: none; COLLBUF_SUM's
+ * count is a sum over an array). */
+static int buffer_refs(const mc_param_desc *p, int *count, int *type)
+{
+    switch (p->role) {
+    case MC_ROLE_SBUF: case MC_ROLE_RBUF: case MC_ROLE_ROOTBUF: case MC_ROLE_LEAFBUF:
+    case MC_ROLE_BCASTBUF: case MC_ROLE_COLLBUF:
+        *count = p->ref[0];
+        *type = p->ref[1];
+        return 1;
+    case MC_ROLE_ROOTBUFV: case MC_ROLE_LEAFBUFV: case MC_ROLE_SBUFV: case MC_ROLE_RBUFV:
+        *count = p->ref[0];     /* counts; ref[1] is the displacements */
+        *type = p->ref[2];
+        return 1;
+    case MC_ROLE_COLLBUF_SUM:
+        *count = -1;
+        *type = p->ref[0];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int param_with_role(const mc_fn_desc *d, int role)
 {
     for (int i = 0; i < d->nparams; i++)
-        if (d->params[i].name && strcmp(d->params[i].name, name) == 0)
+        if (d->params[i].role == role)
             return i;
     return -1;
 }
 
-static int first(const mc_fn_desc *d, const char *a, const char *b)
+/* The send buffer comes before the receive buffer in every collective of
+ * the standard; a single buffer (MPI_Bcast) is both. */
+static void find_args(const mc_fn_desc *d, mc_coll_fn *f)
 {
-    int i = param(d, a);
-    return i >= 0 ? i : param(d, b);
+    int buf[2], cnt[2], typ[2], nb = 0;
+    for (int i = 0; i < d->nparams && nb < 2; i++)
+        if (buffer_refs(&d->params[i], &cnt[nb], &typ[nb]))
+            buf[nb++] = i;
+    f->a_sbuf = f->a_rbuf = f->a_scount = f->a_rcount = f->a_stype = f->a_rtype = -1;
+    if (nb >= 1) {
+        f->a_sbuf = buf[0];
+        f->a_scount = f->a_rcount = cnt[0];
+        f->a_stype = f->a_rtype = typ[0];
+    }
+    if (nb == 2) {
+        f->a_rbuf = buf[1];
+        f->a_rcount = cnt[1];
+        f->a_rtype = typ[1];
+    }
+    f->a_root = param_with_role(d, MC_ROLE_ROOT);
+    f->a_op = param_with_role(d, MC_ROLE_OP);
 }
 
 static void build(void)
@@ -148,18 +188,12 @@ static void build(void)
             f->shape = MC_SH_NONE;      /* no communicator to shake hands on */
             continue;
         }
-        f->a_sbuf = first(d, "sendbuf", "buffer");
-        f->a_rbuf = param(d, "recvbuf");
-        f->a_scount = first(d, "sendcount", "sendcounts");
-        f->a_rcount = first(d, "recvcount", "recvcounts");
-        if (f->a_scount < 0 && f->a_rcount < 0)
-            f->a_scount = f->a_rcount = param(d, "count");
-        f->a_stype = first(d, "sendtype", "sendtypes");
-        f->a_rtype = first(d, "recvtype", "recvtypes");
-        if (f->a_stype < 0 && f->a_rtype < 0)
-            f->a_stype = f->a_rtype = param(d, "datatype");
-        f->a_root = param(d, "root");
-        f->a_op = param(d, "op");
+        find_args(d, f);
+        /* Its send buffer holds group size x recvcount elements: the
+         * SBUF role's count (what the argument checks use) is only a
+         * bound, and no one parameter gives the count. */
+        if (f->shape == MC_SH_REDUCE_SCATTER_BLOCK)
+            f->a_scount = -1;
     }
 }
 

@@ -91,7 +91,7 @@ static char *render_int(const mc_param_desc *pd, int v)
 static char *render_ptr(const mc_param_desc *pd, const void *p)
 {
     if (p == NULL) return strdup("NULL");
-    if (pd->role >= MC_ROLE_SBUF && pd->role <= MC_ROLE_RBUFV && p == MPI_IN_PLACE)
+    if (pd->role >= MC_ROLE_SBUF && pd->role <= MC_ROLE_COLLBUF_SUM && p == MPI_IN_PLACE)
         return strdup("MPI_IN_PLACE");
     return dupf("%p", p);
 }

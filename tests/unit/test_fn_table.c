@@ -100,12 +100,35 @@ START_TEST(table_is_consistent)
                 ck_assert_msg(p->ctype == MC_CT_INT, "%s %s", d->name, p->name);
             if (p->role == MC_ROLE_DATATYPE || p->role == MC_ROLE_DATATYPE_ANY)
                 ck_assert_msg(p->ctype == MC_CT_DATATYPE, "%s %s", d->name, p->name);
-            if (p->role >= MC_ROLE_SBUF && p->role <= MC_ROLE_RBUFV)
+            if (p->role >= MC_ROLE_SBUF && p->role <= MC_ROLE_COLLBUF_SUM)
                 ck_assert_msg(p->ctype == MC_CT_PTR, "%s %s", d->name, p->name);
         }
     }
     ck_assert_str_eq(mc_role_names[MC_ROLE_SBUF], "SBUF");
     ck_assert_str_eq(mc_role_names[MC_ROLE_RBUFV], "RBUFV");
+}
+END_TEST
+
+/* Every collective's buffers have roles (src/coll/shape.c finds the
+ * handshake's arguments by them): the roles the argument checks must not
+ * read are COLLBUF, with the count and datatype arrays they name. */
+START_TEST(collective_buffers_have_roles)
+{
+    const mc_fn_desc *w = &mc_fn_table[MC_FN_MPI_Alltoallw];
+    ck_assert_int_eq(w->params[0].role, MC_ROLE_COLLBUF);
+    ck_assert_str_eq(w->params[w->params[0].ref[0]].name, "sendcounts");
+    ck_assert_str_eq(w->params[w->params[0].ref[1]].name, "sendtypes");
+    ck_assert_int_eq(w->params[4].role, MC_ROLE_COLLBUF);
+    ck_assert_str_eq(w->params[w->params[4].ref[1]].name, "recvtypes");
+    const mc_fn_desc *rs = &mc_fn_table[MC_FN_MPI_Ireduce_scatter];
+    ck_assert_int_eq(rs->params[0].role, MC_ROLE_COLLBUF_SUM);
+    ck_assert_str_eq(rs->params[rs->params[0].ref[0]].name, "datatype");
+    const mc_fn_desc *nb = &mc_fn_table[MC_FN_MPI_Neighbor_alltoallv_init];
+    ck_assert_int_eq(nb->params[0].role, MC_ROLE_COLLBUF);
+    ck_assert_str_eq(nb->params[nb->params[0].ref[0]].name, "sendcounts");
+    ck_assert_int_eq(mc_fn_table[MC_FN_MPI_Exscan].params[1].role, MC_ROLE_COLLBUF);
+    ck_assert_int_eq(mc_fn_table[MC_FN_MPI_Alltoallw_c].params[0].role, MC_ROLE_COLLBUF);
+    ck_assert_str_eq(mc_role_names[MC_ROLE_COLLBUF_SUM], "COLLBUF_SUM");
 }
 END_TEST
 
@@ -148,6 +171,7 @@ int main(void)
     tcase_add_test(tc, requests_and_flags);
     tcase_add_test(tc, table_is_consistent);
     tcase_add_test(tc, large_forms_follow_their_base);
+    tcase_add_test(tc, collective_buffers_have_roles);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
