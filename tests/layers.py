@@ -158,6 +158,32 @@ def prototypes_in_c(src):
     return found
 
 
+RAW_ALLOC = re.compile(r'(?<![\w])(malloc|calloc|realloc|strdup|strndup)\s*\(')
+
+
+def raw_allocations(src):
+    """Allocations above util/ that bypass report/skipped.c's counted ones: a
+    failure there would drop a check without the job report saying so."""
+    found = []
+    for d in sorted(os.listdir(src)):
+        path = os.path.join(src, d)
+        if not os.path.isdir(path) or d in ('util', 'launcher') or d not in LAYER:
+            continue
+        for f in sorted(os.listdir(path)):
+            if not f.endswith('.c') or (d, f) == ('report', 'skipped.c'):
+                continue
+            with open(os.path.join(path, f), encoding='utf-8', errors='replace') as fh:
+                for n, line in enumerate(fh, 1):
+                    code = line.split('//')[0]
+                    if code.lstrip().startswith(('*', '/*')):
+                        continue
+                    m = RAW_ALLOC.search(code)
+                    if m:
+                        found.append('uncounted allocation: %s/%s:%d calls %s (use mc_%s, report/skipped.h)'
+                                     % (d, f, n, m.group(1), m.group(1)))
+    return found
+
+
 def check(src, objdir):
     edges = include_edges(src)
     if objdir:
@@ -165,7 +191,7 @@ def check(src, objdir):
         if not objs:
             return ['no compiled objects of the library under %s (build first)' % objdir]
         edges += symbol_edges(objs)
-    return violations(edges) + prototypes_in_c(src)
+    return violations(edges) + prototypes_in_c(src) + raw_allocations(src)
 
 
 def self_test(src, objdir):
@@ -184,6 +210,10 @@ def self_test(src, objdir):
             fh.write('\nint mc_planted(mc_call *c,\n               int n);\n')
         if not any('p2p/send.c declares mc_planted' in v for v in check(copy, None)):
             failures.append('a planted prototype in a .c file (p2p/send.c) was not caught')
+        with open(os.path.join(copy, 'coll', 'record.c'), 'a') as fh:
+            fh.write('\nstatic void *planted(void) { return malloc(8); }\n')
+        if not any('coll/record.c' in v and 'calls malloc' in v for v in check(copy, None)):
+            failures.append('a planted uncounted malloc (coll/record.c) was not caught')
     finally:
         shutil.rmtree(tmp)
     # The symbol view, on a planted edge: report's object uses a runtime symbol.
@@ -222,7 +252,7 @@ def main():
             failed += 1
         else:
             passed += 1
-            print('PASS layers self-test: planted upward include, upward symbol, peer cycle and prototype in a .c file are caught')
+            print('PASS layers self-test: planted upward include, upward symbol, peer cycle, prototype in a .c file and uncounted allocation are caught')
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

@@ -13,8 +13,8 @@ Every tests/programs/*.c starts with a header line
 
 (on one line). RANKS, only with EXPECT <class>, lists world ranks separated
 by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
-cannot make (unchecked-communicator, collective-handshake; separated by
-commas): the report's summary.skipped must name exactly those, and the
+cannot make (unchecked-communicator, collective-handshake, checker-memory;
+separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
 
 The program is compiled with CMD (-g -O0 -Wall) into DIR/<flavor>/ (only when
@@ -92,7 +92,7 @@ HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED"}
-SKIP_CHECKS = {"unchecked-communicator", "collective-handshake"}
+SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory"}
 RANKS_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
 
 print_lock = threading.Lock()

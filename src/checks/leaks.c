@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include "checks.h"
+#include "skipped.h"
 #include "objects.h"
 #include "report.h"
 
@@ -44,7 +45,7 @@ static void collect(mc_obj *o, void *arg)
     }
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 16;
-        leak_site *s = realloc(l->sites, (size_t)cap * sizeof *s);
+        leak_site *s = mc_realloc(l->sites, (size_t)cap * sizeof *s);
         if (!s)
             return;
         l->sites = s;

@@ -77,6 +77,9 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r);
  * stages); that member's finding, in full or (nonblocking calls, one
  * stage) from the reduction alone. */
 void mc_hs_summarize(hs_t *h, const mc_call *c);
+/* Puts handshake records aside (at start) for collectives met when the
+ * checker's memory has run out (handshake.c). */
+void mc_hs_reserve_fill(void);
 int mc_hs_start_details(hs_t *h);
 int mc_hs_start_details_data(hs_t *h);
 void mc_hs_write_finding(hs_t *h);

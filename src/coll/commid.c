@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 #include "coll_internal.h"
+#include "skipped.h"
 #include "runtime.h"
 #include "state.h"
 
@@ -28,7 +29,7 @@ static int min_world_rank(MPI_Group g)
     int n = 0, lo = -1;
     if (PMPI_Group_size(g, &n) != MPI_SUCCESS || n <= 0 || PMPI_Comm_group(MPI_COMM_WORLD, &wg) != MPI_SUCCESS)
         return -1;
-    int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+    int *in = mc_malloc((size_t)n * sizeof *in), *out = mc_malloc((size_t)n * sizeof *out);
     if (in && out) {
         for (int i = 0; i < n; i++)
             in[i] = i;
@@ -60,6 +61,8 @@ void mc_coll_comm_predefined(mc_pcomm *pc, int self)
     pc->flat = pc->shadow;
     pc->flat_rank = pc->rank;
     pc->flat_size = pc->size;
+    if (!self)
+        mc_hs_reserve_fill();
 }
 
 /* A communicator the application made in call c (its shadow exists). */
@@ -143,7 +146,7 @@ void mc_coll_release_comm(MPI_Comm *comm)
     if (*comm == MPI_COMM_NULL)
         return;
     if (mc_coll_comm_busy(*comm)) {
-        retired_t *r = malloc(sizeof *r);
+        retired_t *r = mc_malloc(sizeof *r);
         if (r) {        /* without memory it is left, never freed under a handshake */
             r->comm = *comm;
             r->next = retired;

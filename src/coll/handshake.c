@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,8 +86,8 @@ static void prepare_v(mc_call *c, hs_t *h)
     if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
         int gath = shape == MC_SH_GATHERV;
         int cnt = gath ? f->a_rcount : f->a_scount, typ = gath ? f->a_rtype : f->a_stype;
-        h->vsend = calloc((size_t)(is_root ? n : 1), sizeof *h->vsend);
-        h->vrecv = calloc(1, sizeof *h->vrecv);
+        h->vsend = mc_calloc((size_t)(is_root ? n : 1), sizeof *h->vsend);
+        h->vrecv = mc_calloc(1, sizeof *h->vrecv);
         if (!h->vsend || !h->vrecv)
             goto fail;
         if (is_root && readable)
@@ -101,8 +102,8 @@ static void prepare_v(mc_call *c, hs_t *h)
         return;
     }
     /* MPI_Alltoallv / w: what goes to each peer, what each peer should send. */
-    h->vsend = calloc((size_t)n, sizeof *h->vsend);
-    h->vrecv = calloc((size_t)(2 * n), sizeof *h->vrecv);    /* received, then expected */
+    h->vsend = mc_calloc((size_t)n, sizeof *h->vsend);
+    h->vrecv = mc_calloc((size_t)(2 * n), sizeof *h->vrecv);    /* received, then expected */
     if (!h->vsend || !h->vrecv)
         goto fail;
     int in_place = sb == MPI_IN_PLACE;
@@ -242,6 +243,45 @@ static int advance(hs_t *h)
     }
 }
 
+/* Records kept back for when the checker's memory runs out. A member that
+ * skipped its handshake alone would leave the others waiting in theirs for
+ * good, so a collective never goes without a record while one is here; the
+ * reserve is refilled from records freed later. */
+#define HS_RESERVE 4
+static hs_t *reserve[HS_RESERVE];
+static int nreserve;
+/* hs_free runs with and without the engine lock: the reserve has its own,
+ * innermost (it calls nothing that locks). */
+static pthread_mutex_t reserve_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static hs_t *hs_alloc(void)
+{
+    hs_t *h = mc_calloc(1, sizeof *h);
+    if (h)
+        mc_hs_reserve_fill();   /* memory is back: a reserve used is filled again */
+    if (!h) {
+        pthread_mutex_lock(&reserve_lock);
+        if (nreserve > 0)
+            h = reserve[--nreserve];
+        pthread_mutex_unlock(&reserve_lock);
+        if (h)
+            memset(h, 0, sizeof *h);
+    }
+    return h;
+}
+
+void mc_hs_reserve_fill(void)
+{
+    pthread_mutex_lock(&reserve_lock);
+    while (nreserve < HS_RESERVE) {
+        hs_t *h = mc_calloc(1, sizeof *h);
+        if (!h)
+            break;
+        reserve[nreserve++] = h;
+    }
+    pthread_mutex_unlock(&reserve_lock);
+}
+
 static void hs_free(hs_t *h)
 {
     if (h->req != MPI_REQUEST_NULL)
@@ -252,6 +292,12 @@ static void hs_free(hs_t *h)
     free(h->dall);
     free(h->dlens);
     free(h->ddispls);
+    pthread_mutex_lock(&reserve_lock);
+    if (nreserve < HS_RESERVE) {
+        reserve[nreserve++] = h;
+        h = NULL;
+    }
+    pthread_mutex_unlock(&reserve_lock);
     free(h);
 }
 
@@ -291,7 +337,7 @@ static void describe_members(MPI_Comm flat, int flat_rank, int n, uint64_t key, 
         return;
     }
     PMPI_Comm_group(mc_st.world_dup, &wg);
-    int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+    int *in = mc_malloc((size_t)n * sizeof *in), *out = mc_malloc((size_t)n * sizeof *out);
     if (in && out) {
         for (int i = 0; i < n; i++)
             in[i] = i;
@@ -393,7 +439,7 @@ void mc_coll_enter(mc_call *c)
         mc_eng_unlock();
         return;
     }
-    hs_t *h = calloc(1, sizeof *h);
+    hs_t *h = hs_alloc();
     if (!h) {
         mc_skipped(MC_SKIP_COLL_HANDSHAKE);
         mc_eng_unlock();

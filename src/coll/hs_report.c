@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll_internal.h"
+#include "skipped.h"
 #include "calltext.h"
 #include "runtime.h"
 #include "report.h"
@@ -135,7 +136,7 @@ int mc_hs_start_details(hs_t *h)
 {
     mc_call_text ct;
     own_call(h, &ct);
-    h->dmine = malloc(DETAIL_MAX);
+    h->dmine = mc_malloc(DETAIL_MAX);
     if (!h->dmine)
         return -1;
     int head = snprintf(h->dmine, DETAIL_MAX, "%d\t%d\t%s%s%s\n", mc_st.world_rank, h->comm_rank,
@@ -143,13 +144,13 @@ int mc_hs_start_details(hs_t *h)
     if (head < 0 || head >= DETAIL_MAX)
         head = 0;
     mc_calltext_serialize(&ct, h->dmine + head, (size_t)(DETAIL_MAX - head));
-    mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
+    mc_finding tmp = {.calls = mc_malloc(sizeof ct), .ncalls = 1};
     if (tmp.calls) {
         tmp.calls[0] = ct;
         mc_finding_clear(&tmp);
     }
     h->dlen = (int)strlen(h->dmine) + 1;
-    if (h->flat_rank == 0 && !(h->dlens = calloc((size_t)h->flat_size, sizeof(int))))
+    if (h->flat_rank == 0 && !(h->dlens = mc_calloc((size_t)h->flat_size, sizeof(int))))
         return -1;
     return PMPI_Igather(&h->dlen, 1, MPI_INT, h->dlens, 1, MPI_INT, 0, h->flat, &h->req);
 }
@@ -157,13 +158,13 @@ int mc_hs_start_details(hs_t *h)
 int mc_hs_start_details_data(hs_t *h)
 {
     if (h->flat_rank == 0) {
-        h->ddispls = calloc((size_t)h->flat_size, sizeof(int));
+        h->ddispls = mc_calloc((size_t)h->flat_size, sizeof(int));
         long total = 0;
         for (int i = 0; h->ddispls && i < h->flat_size; i++) {
             h->ddispls[i] = (int)total;
             total += h->dlens[i];
         }
-        h->dall = h->ddispls ? malloc((size_t)total + 1) : NULL;
+        h->dall = h->ddispls ? mc_malloc((size_t)total + 1) : NULL;
         if (!h->dall) {
             /* Still take part, receiving nothing (counts of zero). */
             for (int i = 0; i < h->flat_size; i++)
@@ -193,10 +194,10 @@ void mc_hs_write_finding(hs_t *h)
     if (!h->dall || !h->dlens)
         return;
     int n = h->flat_size;
-    member_t *m = calloc((size_t)n, sizeof *m);
-    mc_call_text *cts = calloc((size_t)n, sizeof *cts);
-    int *group = calloc((size_t)n, sizeof *group);
-    char *msg = calloc(1, 8192), desc[256];
+    member_t *m = mc_calloc((size_t)n, sizeof *m);
+    mc_call_text *cts = mc_calloc((size_t)n, sizeof *cts);
+    int *group = mc_calloc((size_t)n, sizeof *group);
+    char *msg = mc_calloc(1, 8192), desc[256];
     if (!m || !cts || !group || !msg)
         goto out;
     for (int i = 0; i < n; i++) {
@@ -238,7 +239,7 @@ void mc_hs_write_finding(hs_t *h)
     snprintf(msg, 8192, "collective mismatch on %s (%d %s): %s. ", cname, n,
              h->inter ? "processes in both groups" : "members",
              mc_collrec_describe(h->verdict, desc, sizeof desc));
-    mc_call_text *others = calloc((size_t)(ngroups ? ngroups : 1), sizeof *others);
+    mc_call_text *others = mc_calloc((size_t)(ngroups ? ngroups : 1), sizeof *others);
     size_t nothers = 0;
     for (int gi = 0; gi < ngroups; gi++) {
         int count = 0, first = -1;
@@ -318,11 +319,11 @@ void mc_hs_write_short_finding(hs_t *h)
     mc_call_text ct;
     own_call(h, &ct);
     ct.rank = mc_st.world_rank;
-    mc_call_text *others = malloc(sizeof *others);
+    mc_call_text *others = mc_malloc(sizeof *others);
     if (others)
         others[0] = ct;
     else {
-        mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
+        mc_finding tmp = {.calls = mc_malloc(sizeof ct), .ncalls = 1};
         if (tmp.calls) {
             tmp.calls[0] = ct;
             mc_finding_clear(&tmp);

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll_internal.h"
+#include "skipped.h"
 #include "runtime.h"
 #include "state.h"
 
@@ -70,7 +71,7 @@ static nbr_topo *find(const mc_pcomm *pc)
 
 static int *ints(int n)
 {
-    return malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    return mc_malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
 }
 
 typedef struct { int src, k; } edge_t;
@@ -202,7 +203,7 @@ static int fill(nbr_topo *t)
     } else {
         return 0;
     }
-    edge_t *e = malloc((size_t)(t->nin > 0 ? t->nin : 1) * sizeof *e);
+    edge_t *e = mc_malloc((size_t)(t->nin > 0 ? t->nin : 1) * sizeof *e);
     if (!e || !(t->ord = ints(t->nin))) {
         free(e);
         return 0;
@@ -223,7 +224,7 @@ void mc_nbr_comm_created(mc_call *c, mc_pcomm *pc)
         return;
     /* The record first: a member without one must still take part in
      * what the others do. */
-    nbr_topo *t = calloc(1, sizeof *t);
+    nbr_topo *t = mc_calloc(1, sizeof *t);
     MPI_Comm twin = MPI_COMM_NULL;
     MPI_Request req = MPI_REQUEST_NULL;
     if (c->fn == MC_FN_MPI_Comm_idup || c->fn == MC_FN_MPI_Comm_idup_with_info) {
@@ -303,8 +304,8 @@ int mc_nbr_prepare(mc_call *c, hs_t *h, mc_pcomm *pc)
     if (!fill(t))
         return 0;
     int nin = t->nin, nout = t->nout;
-    h->vsend = calloc((size_t)(nout > 0 ? nout : 1), sizeof *h->vsend);
-    h->vrecv = calloc((size_t)(nin > 0 ? 2 * nin : 1), sizeof *h->vrecv);   /* received, then expected */
+    h->vsend = mc_calloc((size_t)(nout > 0 ? nout : 1), sizeof *h->vsend);
+    h->vrecv = mc_calloc((size_t)(nin > 0 ? 2 * nin : 1), sizeof *h->vrecv);   /* received, then expected */
     if (!h->vsend || !h->vrecv) {
         free(h->vsend);
         free(h->vrecv);

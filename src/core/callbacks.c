@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <mpi.h>
 #include "dispatch.h"
+#include "skipped.h"
 
 /* MPI_Keyval_create is deprecated, and wrapping it means calling it. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -59,7 +60,7 @@ KEYVAL_TRAMPOLINES(Win, MPI_Win)
  * outlive MPI_*_free_keyval: it is never freed (keyvals are few). */
 static keyval_block *new_block(void (*copy)(void), void (*del)(void), void *extra)
 {
-    keyval_block *b = malloc(sizeof *b);
+    keyval_block *b = mc_malloc(sizeof *b);
     if (b) {
         b->copy = copy;
         b->del = del;
@@ -183,7 +184,7 @@ MC_EXPORT int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     mc_call_enter(&c, MC_FN_MPI_Grequest_start, v, __builtin_return_address(0));
     /* All three functions are required by the standard; with one missing,
      * let MPI see exactly what the user passed. */
-    grequest_block *b = query_fn && free_fn && cancel_fn ? malloc(sizeof *b) : NULL;
+    grequest_block *b = query_fn && free_fn && cancel_fn ? mc_malloc(sizeof *b) : NULL;
     int rc;
     if (b) {
         *b = (grequest_block){query_fn, free_fn, cancel_fn, extra_state};

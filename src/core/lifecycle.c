@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "config.h"
+#include "skipped.h"
 #include "objects.h"
 #include "report.h"
 #include "stack.h"
@@ -51,7 +52,7 @@ void mc_keep_preload_from_children(void)
     const char *pre = getenv("LD_PRELOAD");
     if (!pre || !strstr(pre, "libmpicheck"))
         return;
-    char *copy = strdup(pre), *out = calloc(1, strlen(pre) + 1), *save = NULL;
+    char *copy = mc_strdup(pre), *out = mc_calloc(1, strlen(pre) + 1), *save = NULL;
     if (!copy || !out) {
         free(copy);
         free(out);
@@ -97,6 +98,7 @@ static void connect_layers(void)
 
 __attribute__((constructor)) static void mc_boot(void)
 {
+    mc_alloc_test_arm();
     connect_layers();
     mc_config_defaults(&mc_st.cfg);
     if (mc_config_from_env(&mc_st.cfg, env_get, environ, mc_st.cfg_error, sizeof mc_st.cfg_error) != 0)
@@ -149,7 +151,7 @@ static void setup_hand_parts(void)
     }
     PMPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, mc_st.world_dup);
     if (dir[0]) {
-        mc_st.part_dir = strdup(dir);
+        mc_st.part_dir = mc_strdup(dir);
         mc_st.own_part_dir = 1;
     }
 }

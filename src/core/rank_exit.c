@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include "report.h"
+#include "skipped.h"
 #include "stack.h"
 #include "lifecycle.h"
 #include "wait_board.h"
@@ -42,12 +43,12 @@ static void report(const char *how)
     const void *last_caller = __atomic_load_n(&mc_st.last_caller, __ATOMIC_RELAXED);
     uintptr_t pcs[32];
     size_t n = mc_stack_capture(pcs, 32);
-    mc_call_text *ct = calloc(1, sizeof *ct);
+    mc_call_text *ct = mc_calloc(1, sizeof *ct);
     if (!ct)
         return;
     mc_report_fill_call_vals(ct, last_fn >= 0 ? last_fn : MC_FN_MPI_Init, NULL, 0, pcs, n);
     free(ct->call);
-    ct->call = strdup(how[0] == 'w' ? "signal handler" : "exit");
+    ct->call = mc_strdup(how[0] == 'w' ? "signal handler" : "exit");
     ct->rank = mc_st.world_rank;
     char last[512] = "none";
     if (last_fn >= 0) {
@@ -66,7 +67,7 @@ static void report(const char *how)
     /* Who waits for this rank (their wait boards). A peer may be a moment
      * from entering its wait: look again for up to 100 ms when nobody does
      * yet (the process is ending anyway). */
-    mc_call_text *calls = calloc(1 + WAITERS_MAX, sizeof *calls);
+    mc_call_text *calls = mc_calloc(1 + WAITERS_MAX, sizeof *calls);
     int nw = 0;
     if (calls) {
         calls[0] = *ct;

@@ -4,6 +4,7 @@
  * for the rules it implements.
  */
 #include "sigrun.h"
+#include "skipped.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -114,7 +115,7 @@ int mc_sig_copy(mc_sig *dst, const mc_sig *src)
     dst->cap = 0;
     if (src->nruns == 0)
         return 0;
-    dst->runs = malloc(src->nruns * sizeof *dst->runs);
+    dst->runs = mc_malloc(src->nruns * sizeof *dst->runs);
     if (!dst->runs) {
         make_long(dst);
         return -1;
@@ -141,7 +142,7 @@ static void push_run(mc_sig *s, uint32_t id, uint64_t n)
         uint32_t cap = s->cap ? s->cap * 2 : 4;
         if (cap > MC_SIG_MAX_RUNS)
             cap = MC_SIG_MAX_RUNS;
-        mc_sig_run *r = realloc(s->runs, cap * sizeof *r);
+        mc_sig_run *r = mc_realloc(s->runs, cap * sizeof *r);
         if (!r) {
             make_long(s);   /* out of memory degrades to hash-only, never to a wrong answer */
             return;

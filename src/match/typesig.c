@@ -4,6 +4,7 @@
  * model and docs/type-matching.md for the rules.
  */
 #include "typesig.h"
+#include "skipped.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -88,7 +89,7 @@ static void free_table(sig_entry **table)
 
 static sig_entry *new_entry(MPI_Datatype t)
 {
-    sig_entry *e = calloc(1, sizeof *e);
+    sig_entry *e = mc_calloc(1, sizeof *e);
     if (e) {
         e->key = handle_bits(t);
         mc_sig_init(&e->sig);
@@ -343,7 +344,7 @@ static void hold_types(walk_ctx *w, const MPI_Datatype *tv, long nt)
             continue;
         if (w->nheld == w->cap) {
             size_t cap = w->cap ? 2 * w->cap : 16;
-            MPI_Datatype *h = realloc(w->held, cap * sizeof *h);
+            MPI_Datatype *h = mc_realloc(w->held, cap * sizeof *h);
             if (!h)
                 continue;   /* leaks one reference rather than risk a wrong answer */
             w->held = h;
@@ -373,10 +374,10 @@ static void compute(MPI_Datatype t, mc_sig *s, walk_ctx *w, int depth)
     if (depth <= MAX_DEPTH && ++w->nodes <= MAX_NODES &&
         envelope(t, &ni, &na, &nc, &nt, &comb) == 0 && comb != MPI_COMBINER_NAMED &&
         ni <= MAX_ARGS && na <= MAX_ARGS && nc <= MAX_ARGS && nt <= MAX_ARGS) {
-        int *iv = malloc((ni > 0 ? (size_t)ni : 1) * sizeof *iv);
-        MPI_Aint *av = malloc((na > 0 ? (size_t)na : 1) * sizeof *av);
-        MPI_Count *cv = malloc((nc > 0 ? (size_t)nc : 1) * sizeof *cv);
-        MPI_Datatype *tv = malloc((nt > 0 ? (size_t)nt : 1) * sizeof *tv);
+        int *iv = mc_malloc((ni > 0 ? (size_t)ni : 1) * sizeof *iv);
+        MPI_Aint *av = mc_malloc((na > 0 ? (size_t)na : 1) * sizeof *av);
+        MPI_Count *cv = mc_malloc((nc > 0 ? (size_t)nc : 1) * sizeof *cv);
+        MPI_Datatype *tv = mc_malloc((nt > 0 ? (size_t)nt : 1) * sizeof *tv);
         int rc = -1;
         if (iv && av && cv && tv) {
 #if MPI_VERSION >= 4

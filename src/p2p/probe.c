@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "skipped.h"
 #include "p2p_internal.h"
 #include "mc_pmpi_count.h"
 #include "state.h"
@@ -52,7 +53,7 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
         if (p->deferred)
             p->cancelled = 1;       /* left in the queue, skipped there */
         else
-            free(p);
+            mc_prec_free(p);
     } else if (p->deferred) {
         /* The application needs a handle now; MPI gets the receive later. */
         MPI_Request g;
@@ -130,7 +131,7 @@ static msg_entry *msgs;
 
 static void take_envelope(probe_ctx *p, MPI_Message msg)
 {
-    msg_entry *m = calloc(1, sizeof *m);
+    msg_entry *m = mc_calloc(1, sizeof *m);
     mc_env tmp, *e = m ? &m->env : &tmp;
     PMPI_Recv(e, (int)sizeof *e, MPI_BYTE, p->st.MPI_SOURCE, p->st.MPI_TAG, p->pc->shadow, MPI_STATUS_IGNORE);
     mc_env_received++;

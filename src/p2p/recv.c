@@ -297,13 +297,13 @@ static int pair_progress(mc_prec *p)
             PMPI_Wait(&p->pair_s->real, MPI_STATUS_IGNORE);
         if (p->pair_s->slot)
             mc_env_release(p->pair_s->slot);
-        free(p->pair_s);
+        mc_prec_free(p->pair_s);
         p->pair_s = NULL;
     }
     if (p->pair_r) {
         if (p->pair_r->real != MPI_REQUEST_NULL)
             PMPI_Wait(&p->pair_r->real, &p->status);
-        free(p->pair_r);
+        mc_prec_free(p->pair_r);
         p->pair_r = NULL;
     }
     free(p->tmpbuf);

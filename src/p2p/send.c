@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "p2p.h"
+#include "skipped.h"
 #include "p2p_internal.h"
 #include "mc_pmpi_count.h"
 #include "state.h"
@@ -130,8 +131,13 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
     }
     mc_prec *p = mc_prec_alloc();
     if (!p) {
+        /* No record (memory): the send is not followed, but its envelope
+         * still goes, or the receiver's pairing would slip by one. */
+        int rc = real_isend(mode, buf, count, t, dest, tag, comm, req);
+        if (rc == MPI_SUCCESS)
+            mc_env_send(c, pc, mode, buf, count, t, dest, tag, 0);
         mc_eng_unlock();
-        return real_isend(mode, buf, count, t, dest, tag, comm, req);
+        return rc;
     }
     int rc = send_start(c, pc, p, buf, count, t, dest, tag, mode);
     int done = 0;
@@ -146,7 +152,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
          * when the acknowledgment comes. */
         if (!p->slot) {
             *req = p->real;
-            free(p);
+            mc_prec_free(p);
         } else {
             PMPI_Wait(&p->real, MPI_STATUS_IGNORE);
             p->real = MPI_REQUEST_NULL;
@@ -158,7 +164,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
                 mc_prec_insert(p, g, c);
             } else {
                 prec_release_slot(p);
-                free(p);
+                mc_prec_free(p);
             }
         }
     } else if (rc == MPI_SUCCESS) {
@@ -166,7 +172,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
         mc_prec_insert(p, p->real, c);
     } else {
         prec_release_slot(p);
-        free(p);
+        mc_prec_free(p);
     }
     mc_eng_unlock();
     return rc;
@@ -325,7 +331,7 @@ int mc_sendrecv_replace(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
     MPI_Aint lo = 0, span = 0;
     char *tmp = NULL;
     if (count > 0 && dest != MPI_PROC_NULL && mc_type_span(t, count, &lo, &span) == 0 && span > 0) {
-        tmp = malloc((size_t)span);
+        tmp = mc_malloc((size_t)span);
         if (!tmp) {
             /* No memory for the copy: MPI does it, unchecked (and the
              * receiver, missing this envelope, cannot pair it). */
@@ -363,7 +369,7 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     if (pc && replace && dest != MPI_PROC_NULL && scount > 0) {
         MPI_Aint lo = 0, span = 0;
         if (mc_type_span(stype, scount, &lo, &span) == 0 && span > 0)
-            tmp = malloc((size_t)span);
+            tmp = mc_malloc((size_t)span);
         if (!tmp) {
             pc = NULL;      /* cannot copy: leave it to MPI, unchecked */
         } else {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calltext.h"
+#include "skipped.h"
 
 static void put(char *buf, size_t cap, size_t *len, const char *s)
 {
@@ -66,7 +67,7 @@ static char *field(char **p)
     char *s = *p, *e = s;
     while (*e && *e != '\t' && *e != '\n')
         e++;
-    char *out = strndup(s, (size_t)(e - s));
+    char *out = mc_strndup(s, (size_t)(e - s));
     *p = *e == '\t' ? e + 1 : e;
     return out;
 }
@@ -81,9 +82,9 @@ void mc_calltext_parse(const char *text, int rank, mc_call_text *ct)
             if (p[1] == 'A') na++;
             if (p[1] == 'F') nf++;
         }
-    ct->args = calloc(na + 1, sizeof *ct->args);
-    ct->stack = calloc(nf + 1, sizeof *ct->stack);
-    char *copy = strdup(text), *p = copy;
+    ct->args = mc_calloc(na + 1, sizeof *ct->args);
+    ct->stack = mc_calloc(nf + 1, sizeof *ct->stack);
+    char *copy = mc_strdup(text), *p = copy;
     while (copy && *p) {
         char kind = *p;
         char *line_end = strchr(p, '\n');
@@ -117,6 +118,6 @@ void mc_calltext_parse(const char *text, int rank, mc_call_text *ct)
     }
     free(copy);
     if (!ct->call)
-        ct->call = strdup("(unknown call)");
+        ct->call = mc_strdup("(unknown call)");
 }
 

@@ -110,7 +110,7 @@ static int index_grow(merger *m)
         return 0;
     while (need * 2 > n)
         n *= 2;
-    size_t *slots = calloc(n, sizeof *slots);
+    size_t *slots = mc_calloc(n, sizeof *slots);
     if (slots == NULL)
         return -1;
     free(m->slots);
@@ -125,8 +125,8 @@ static int index_grow(merger *m)
  * the rest of src. */
 static int fold_into(mc_finding *dst, mc_finding *src)
 {
-    int *r = malloc((dst->nranks + src->nranks + 1) * sizeof *r);
-    mc_call_text *c = realloc(dst->calls, (dst->ncalls + src->ncalls + 1) * sizeof *c);
+    int *r = mc_malloc((dst->nranks + src->nranks + 1) * sizeof *r);
+    mc_call_text *c = mc_realloc(dst->calls, (dst->ncalls + src->ncalls + 1) * sizeof *c);
     size_t i = 0, j = 0, n = 0;
 
     if (c)
@@ -165,7 +165,7 @@ static int add_finding(merger *m, mc_finding *f)
     mc_report_doc *doc = m->doc;
     if (doc->nfindings == m->cap_findings) {
         size_t cap = m->cap_findings ? m->cap_findings * 2 : 16;
-        mc_finding *nf = realloc(doc->findings, cap * sizeof *nf);
+        mc_finding *nf = mc_realloc(doc->findings, cap * sizeof *nf);
         if (nf == NULL)
             return -1;
         doc->findings = nf;
@@ -201,12 +201,12 @@ static int add_skipped(mc_report_doc *doc, const json_t *list)
         while (k < doc->nskipped && strcmp(doc->skipped[k].check, check) != 0)
             k++;
         if (k == doc->nskipped) {
-            mc_skip_total *grown = realloc(doc->skipped, (k + 1) * sizeof *grown);
+            mc_skip_total *grown = mc_realloc(doc->skipped, (k + 1) * sizeof *grown);
             if (!grown)
                 return -2;
             doc->skipped = grown;
-            grown[k].check = strdup(check);
-            grown[k].what = what ? strdup(what) : NULL;
+            grown[k].check = mc_strdup(check);
+            grown[k].what = what ? mc_strdup(what) : NULL;
             grown[k].count = 0;
             if (!grown[k].check)
                 return -2;
@@ -343,12 +343,12 @@ static int list_parts(const char *dir, part_name **out, size_t *n)
         if (r < 0)
             continue;
         if (*n == cap) {
-            part_name *p = realloc(*out, (cap = cap ? cap * 2 : 16) * sizeof *p);
+            part_name *p = mc_realloc(*out, (cap = cap ? cap * 2 : 16) * sizeof *p);
             if (p == NULL)
                 goto nomem;
             *out = p;
         }
-        if (((*out)[*n].name = strdup(e->d_name)) == NULL)
+        if (((*out)[*n].name = mc_strdup(e->d_name)) == NULL)
             goto nomem;
         (*out)[(*n)++].rank = r;
     }
@@ -384,7 +384,7 @@ int mc_report_merge_dir(const char *dir, mc_report_doc *doc)
         rc = -1;
     for (size_t i = 0; rc == 0 && i < nparts; i++) {
         size_t len = strlen(dir) + strlen(parts[i].name) + 2;
-        char *path = malloc(len);
+        char *path = mc_malloc(len);
         if (path == NULL) {
             rc = -1;
             break;

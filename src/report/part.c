@@ -53,7 +53,7 @@ static size_t utf8_seq(const unsigned char *s)
 static char *utf8_clean(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    char *out = malloc(strlen(s) * 3 + 1), *o = out;
+    char *out = mc_malloc(strlen(s) * 3 + 1), *o = out;
 
     if (out == NULL)
         return NULL;
@@ -272,7 +272,7 @@ static int get_str(const json_t *obj, const char *key, char **out)
         return 0;
     if (!json_is_string(v))
         return -1;
-    *out = strdup(json_string_value(v));
+    *out = mc_strdup(json_string_value(v));
     return *out ? 0 : -1;
 }
 
@@ -350,20 +350,20 @@ static int call_from_json(const json_t *o, mc_call_text *c)
         if (!json_is_object(args))
             return -1;
         c->nargs = json_object_size(args);
-        if (c->nargs && !(c->args = calloc(c->nargs, sizeof *c->args)))
+        if (c->nargs && !(c->args = mc_calloc(c->nargs, sizeof *c->args)))
             return -1;
         i = 0;
         json_object_foreach((json_t *)args, key, v) { /* insertion order */
             if (!json_is_string(v) && !json_is_null(v))
                 return -1;
-            if (!(c->args[i].name = strdup(key)) ||
-                (json_is_string(v) && !(c->args[i].value = strdup(json_string_value(v)))))
+            if (!(c->args[i].name = mc_strdup(key)) ||
+                (json_is_string(v) && !(c->args[i].value = mc_strdup(json_string_value(v)))))
                 return -1;
             i++;
         }
     }
     c->nframes = stack ? json_array_size(stack) : 0;
-    if (c->nframes && !(c->stack = calloc(c->nframes, sizeof *c->stack)))
+    if (c->nframes && !(c->stack = mc_calloc(c->nframes, sizeof *c->stack)))
         return -1;
     json_array_foreach(stack, i, v)
         if (frame_from_json(v, &c->stack[i]))
@@ -398,7 +398,7 @@ static int finding_from_json(const json_t *obj, mc_finding *out)
         get_array(obj, "ranks", &ranks) || get_array(obj, "calls", &calls))
         return -1;
     out->nranks = ranks ? json_array_size(ranks) : 0;
-    if (out->nranks && !(out->ranks = calloc(out->nranks, sizeof *out->ranks)))
+    if (out->nranks && !(out->ranks = mc_calloc(out->nranks, sizeof *out->ranks)))
         return -1;
     json_array_foreach(ranks, i, v) {
         if (!json_is_integer(v) || json_integer_value(v) < INT_MIN ||
@@ -416,7 +416,7 @@ static int finding_from_json(const json_t *obj, mc_finding *out)
         out->nranks = n;
     }
     out->ncalls = calls ? json_array_size(calls) : 0;
-    if (out->ncalls && !(out->calls = calloc(out->ncalls, sizeof *out->calls)))
+    if (out->ncalls && !(out->calls = mc_calloc(out->ncalls, sizeof *out->calls)))
         return -1;
     json_array_foreach(calls, i, v)
         if (call_from_json(v, &out->calls[i]))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
+#include "skipped.h"
 #include "state.h"
 
 typedef struct { uint64_t bits; const char *name; } named_handle;
@@ -20,7 +21,7 @@ static char *dupf(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return strdup(buf);
+    return mc_strdup(buf);
 }
 
 static mc_handle_namer namer;
@@ -32,16 +33,16 @@ void mc_render_set_namer(const mc_handle_namer *n)
 
 static char *render_comm(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL) return strdup("MPI_COMM_NULL");
-    if (comm == MPI_COMM_WORLD) return strdup("MPI_COMM_WORLD");
-    if (comm == MPI_COMM_SELF) return strdup("MPI_COMM_SELF");
+    if (comm == MPI_COMM_NULL) return mc_strdup("MPI_COMM_NULL");
+    if (comm == MPI_COMM_WORLD) return mc_strdup("MPI_COMM_WORLD");
+    if (comm == MPI_COMM_SELF) return mc_strdup("MPI_COMM_SELF");
     char *s = namer.comm ? namer.comm(comm) : NULL;
     return s ? s : dupf("0x%llx (unknown communicator)", (unsigned long long)MC_BITS(comm));
 }
 
 static char *render_type(MPI_Datatype t)
 {
-    if (t == MPI_DATATYPE_NULL) return strdup("MPI_DATATYPE_NULL");
+    if (t == MPI_DATATYPE_NULL) return mc_strdup("MPI_DATATYPE_NULL");
     char *s = namer.datatype ? namer.datatype(t) : NULL;
     if (s)
         return s;
@@ -50,7 +51,7 @@ static char *render_type(MPI_Datatype t)
         char name[MPI_MAX_OBJECT_NAME];
         int len = 0;
         if (PMPI_Type_get_name(t, name, &len) == MPI_SUCCESS && len > 0)
-            return strdup(name);
+            return mc_strdup(name);
     }
     return dupf("0x%llx", (unsigned long long)MC_BITS(t));
 }
@@ -63,10 +64,10 @@ static char *render_op(MPI_Op op)
         {MPI_LXOR, "MPI_LXOR"}, {MPI_BXOR, "MPI_BXOR"}, {MPI_MAXLOC, "MPI_MAXLOC"},
         {MPI_MINLOC, "MPI_MINLOC"}, {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"},
     };
-    if (op == MPI_OP_NULL) return strdup("MPI_OP_NULL");
+    if (op == MPI_OP_NULL) return mc_strdup("MPI_OP_NULL");
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (ops[i].op == op)
-            return strdup(ops[i].name);
+            return mc_strdup(ops[i].name);
     char *s = namer.op ? namer.op(op) : NULL;
     return s ? s : dupf("0x%llx", (unsigned long long)MC_BITS(op));
 }
@@ -75,12 +76,12 @@ static char *render_int(const mc_param_desc *pd, int v)
 {
     switch (pd->role) {
     case MC_ROLE_DEST: case MC_ROLE_SOURCE: case MC_ROLE_ROOT: case MC_ROLE_TARGET:
-        if (v == MPI_PROC_NULL) return strdup("MPI_PROC_NULL");
-        if (v == MPI_ANY_SOURCE) return strdup("MPI_ANY_SOURCE");
-        if (v == MPI_ROOT) return strdup("MPI_ROOT");
+        if (v == MPI_PROC_NULL) return mc_strdup("MPI_PROC_NULL");
+        if (v == MPI_ANY_SOURCE) return mc_strdup("MPI_ANY_SOURCE");
+        if (v == MPI_ROOT) return mc_strdup("MPI_ROOT");
         break;
     case MC_ROLE_STAG: case MC_ROLE_RTAG:
-        if (v == MPI_ANY_TAG) return strdup("MPI_ANY_TAG");
+        if (v == MPI_ANY_TAG) return mc_strdup("MPI_ANY_TAG");
         break;
     default:
         break;
@@ -90,15 +91,15 @@ static char *render_int(const mc_param_desc *pd, int v)
 
 static char *render_ptr(const mc_param_desc *pd, const void *p)
 {
-    if (p == NULL) return strdup("NULL");
+    if (p == NULL) return mc_strdup("NULL");
     if (pd->role >= MC_ROLE_SBUF && pd->role <= MC_ROLE_COLLBUF_SUM && p == MPI_IN_PLACE)
-        return strdup("MPI_IN_PLACE");
+        return mc_strdup("MPI_IN_PLACE");
     return dupf("%p", p);
 }
 
 static char *render_handle(uint64_t bits, int is_null, const char *null_name)
 {
-    if (is_null) return strdup(null_name);
+    if (is_null) return mc_strdup(null_name);
     return dupf("0x%llx", (unsigned long long)bits);
 }
 
@@ -115,24 +116,24 @@ char *mc_render_value(const mc_param_desc *pd, const mc_value *v)
     case MC_CT_DATATYPE: return render_type(v->type);
     case MC_CT_OP: return render_op(v->op);
     case MC_CT_GROUP:
-        if (v->group == MPI_GROUP_EMPTY) return strdup("MPI_GROUP_EMPTY");
+        if (v->group == MPI_GROUP_EMPTY) return mc_strdup("MPI_GROUP_EMPTY");
         return render_handle(MC_BITS(v->group), v->group == MPI_GROUP_NULL, "MPI_GROUP_NULL");
     case MC_CT_REQUEST:
         return render_handle(MC_BITS(v->req), v->req == MPI_REQUEST_NULL, "MPI_REQUEST_NULL");
     case MC_CT_WIN: return render_handle(MC_BITS(v->win), v->win == MPI_WIN_NULL, "MPI_WIN_NULL");
     case MC_CT_INFO:
-        if (v->info == MPI_INFO_NULL) return strdup("MPI_INFO_NULL");
-        if (v->info == MPI_INFO_ENV) return strdup("MPI_INFO_ENV");
+        if (v->info == MPI_INFO_NULL) return mc_strdup("MPI_INFO_NULL");
+        if (v->info == MPI_INFO_ENV) return mc_strdup("MPI_INFO_ENV");
         return render_handle(MC_BITS(v->info), 0, "");
     case MC_CT_ERRHANDLER:
-        if (v->eh == MPI_ERRORS_ARE_FATAL) return strdup("MPI_ERRORS_ARE_FATAL");
-        if (v->eh == MPI_ERRORS_RETURN) return strdup("MPI_ERRORS_RETURN");
+        if (v->eh == MPI_ERRORS_ARE_FATAL) return mc_strdup("MPI_ERRORS_ARE_FATAL");
+        if (v->eh == MPI_ERRORS_RETURN) return mc_strdup("MPI_ERRORS_RETURN");
         return render_handle(MC_BITS(v->eh), v->eh == MPI_ERRHANDLER_NULL, "MPI_ERRHANDLER_NULL");
     case MC_CT_FILE: return render_handle(MC_BITS(v->file), v->file == MPI_FILE_NULL, "MPI_FILE_NULL");
     case MC_CT_MESSAGE:
-        if (v->msg == MPI_MESSAGE_NO_PROC) return strdup("MPI_MESSAGE_NO_PROC");
+        if (v->msg == MPI_MESSAGE_NO_PROC) return mc_strdup("MPI_MESSAGE_NO_PROC");
         return render_handle(MC_BITS(v->msg), v->msg == MPI_MESSAGE_NULL, "MPI_MESSAGE_NULL");
     default:
-        return strdup("?");
+        return mc_strdup("?");
     }
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "report.h"
+#include "skipped.h"
 #include "stack.h"
 #include "state.h"
 #include "writers.h"
@@ -101,15 +102,15 @@ static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
 {
     const mc_fn_desc *d = &mc_fn_table[fn];
     ct->rank = mc_st.world_rank;
-    ct->call = strdup(d->name);
+    ct->call = mc_strdup(d->name);
     ct->nargs = 0;
-    ct->args = calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);
+    ct->args = mc_calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);
     for (int i = 0; ct->args && i < d->nparams && i < nvals; i++) {
-        ct->args[ct->nargs].name = strdup(d->params[i].name);
+        ct->args[ct->nargs].name = mc_strdup(d->params[i].name);
         ct->args[ct->nargs].value = mc_render_value(&d->params[i], &vals[i]);
         ct->nargs++;
     }
-    ct->stack = npcs ? calloc(npcs, sizeof *ct->stack) : NULL;
+    ct->stack = npcs ? mc_calloc(npcs, sizeof *ct->stack) : NULL;
     ct->nframes = ct->stack ? npcs : 0;
     if (ct->stack)
         mc_stack_resolve(pcs, npcs, ct->stack);
@@ -143,7 +144,7 @@ static void emit(mc_finding *f)
 {
     int rank = mc_st.world_rank;
     f->severity = mc_class_default_severity(f->cls);
-    f->ranks = malloc((f->ncalls + 1) * sizeof(int));
+    f->ranks = mc_malloc((f->ncalls + 1) * sizeof(int));
     if (f->ranks) {
         f->ranks[0] = rank;
         f->nranks = 1;
@@ -186,7 +187,7 @@ static char *vformat(const char *prefix, const char *fmt, va_list ap)
     char body[1024];
     vsnprintf(body, sizeof body, fmt, ap);
     size_t n = strlen(prefix) + strlen(body) + 1;
-    char *s = malloc(n);
+    char *s = mc_malloc(n);
     if (s)
         snprintf(s, n, "%s%s", prefix, body);
     return s;
@@ -205,7 +206,7 @@ static void report(mc_class cls, const mc_call *c, const mc_origin *origin,
         free(f.message);
         return;
     }
-    f.calls = calloc(2, sizeof *f.calls);
+    f.calls = mc_calloc(2, sizeof *f.calls);
     if (f.calls) {
         if (c)
             fill_from_call(&f.calls[f.ncalls++], c);
@@ -322,11 +323,11 @@ void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
         mc_call key = {.fn = c ? c->fn : fn, .caller = c ? c->caller : caller};
         dup = seen_before(cls, &key, f.message);
     }
-    f.calls = dup ? NULL : calloc(nothers + 1, sizeof *f.calls);
+    f.calls = dup ? NULL : mc_calloc(nothers + 1, sizeof *f.calls);
     if (!f.calls) {
         /* Free the others' contents through a finding that owns a copy. */
         mc_finding tmp = {.message = f.message};
-        tmp.calls = malloc((nothers ? nothers : 1) * sizeof *tmp.calls);
+        tmp.calls = mc_malloc((nothers ? nothers : 1) * sizeof *tmp.calls);
         if (tmp.calls) {
             memcpy(tmp.calls, others, nothers * sizeof *others);
             tmp.ncalls = nothers;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "finding_json.h"
+#include "skipped.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define INFO_URI "https://github.com/mpicheck/mpicheck"
@@ -29,7 +30,7 @@ static char *absolute_clean(const char *path)
     char *real = realpath(path, NULL);
     if (real)
         return real;
-    char *out = malloc(strlen(path) + 2);
+    char *out = mc_malloc(strlen(path) + 2);
     if (!out)
         return NULL;
     size_t n = 0;
@@ -78,7 +79,7 @@ static char *path_uri(const char *path)
             path += n + 1;
     }
     const char *scheme = path[0] == '/' ? "file://" : "";
-    char *out = malloc(strlen(scheme) + strlen(path) * 3 + 1), *o;
+    char *out = mc_malloc(strlen(scheme) + strlen(path) * 3 + 1), *o;
 
     if (out == NULL) {
         free(clean);

@@ -21,6 +21,12 @@ typedef enum {
     /* A collective whose handshake could not start (the checker's own
      * allocation or MPI call failed): that call was not compared. */
     MC_SKIP_COLL_HANDSHAKE,
+    /* The checker's own memory ran out (an allocation failed): whatever it
+     * was about to check at that point (a message's envelope, a wait, a
+     * deadlock detection, an object's record, a report's text) was left
+     * undone. Counted by the allocation functions below, so no call site
+     * can forget it. */
+    MC_SKIP_NO_MEMORY,
     MC_SKIP_COUNT_
 } mc_skip_reason;
 
@@ -33,5 +39,17 @@ long mc_skipped_count(mc_skip_reason why);
  * were not checked"). */
 const char *mc_skipped_name(mc_skip_reason why);
 const char *mc_skipped_what(mc_skip_reason why);
+
+/* The checker's allocations, above util/ (every layer from report/ up uses
+ * these, never malloc itself): malloc, calloc, realloc and strdup, and a
+ * failure counts MC_SKIP_NO_MEMORY. For tests of those paths, once armed
+ * (the library arms it at start, the launcher never),
+ * MPICHECK_INTERNAL_TEST_ALLOC_FAIL=N makes every N-th allocation fail. */
+void mc_alloc_test_arm(void);
+void *mc_malloc(size_t size);
+void *mc_calloc(size_t n, size_t size);
+void *mc_realloc(void *p, size_t size);
+char *mc_strdup(const char *s);
+char *mc_strndup(const char *s, size_t n);
 
 #endif

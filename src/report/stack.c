@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "stack.h"
+#include "skipped.h"
 
 /* unw_backtrace (cached fast path, ~40 ns for a short stack) is ~60x cheaper
  * than an unw_step loop, but it cannot skip frames on the fly, so it fills a
@@ -167,15 +168,15 @@ static void resolve_one(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
     const char *path =
         dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
     if (path)
-        f->module = strdup(path);
+        f->module = mc_strdup(path);
     const char *fn = dwfl_module_addrname(mod, a);
     if (fn) /* "__libc_start_main@@GLIBC_2.34": the version is noise here */
-        f->function = strndup(fn, strcspn(fn, "@"));
+        f->function = mc_strndup(fn, strcspn(fn, "@"));
     Dwfl_Line *l = dwfl_module_getsrc(mod, a); /* NULL without debug info */
     if (l) {
         const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
         if (file) {
-            f->file = strdup(file);
+            f->file = mc_strdup(file);
             f->line = line;
         }
     }

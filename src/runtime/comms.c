@@ -49,9 +49,32 @@ static mc_pcomm *find(MPI_Comm comm)
 /* The record of comm, hung on its entry in the object table (which
  * tracking made when the program's call returned, or at MPI_Init for the
  * predefined ones); NULL without an entry: the communicator goes unchecked. */
+/* Records kept back for when the checker's memory runs out: a member
+ * without a record would not take part in the collective copy of the
+ * shadow that the others wait in. Refilled from records freed later. */
+#define PCOMM_RESERVE 4
+static mc_pcomm *reserve[PCOMM_RESERVE];
+static int nreserve;
+
+static void pcomm_release(mc_pcomm *pc)
+{
+    if (nreserve < PCOMM_RESERVE)
+        reserve[nreserve++] = pc;
+    else
+        free(pc);
+}
+
 static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
 {
-    mc_pcomm *pc = calloc(1, sizeof *pc);
+    mc_pcomm *pc = mc_calloc(1, sizeof *pc);
+    if (!pc && nreserve > 0) {
+        pc = reserve[--nreserve];
+        memset(pc, 0, sizeof *pc);
+    } else if (pc && nreserve < PCOMM_RESERVE) {
+        mc_pcomm *spare = mc_malloc(sizeof *spare);     /* memory is back: refill */
+        if (spare)
+            reserve[nreserve++] = spare;
+    }
     if (!pc)
         return NULL;
     pc->comm = comm;
@@ -65,7 +88,7 @@ static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
         o->ext = pc;
     MC_UNLOCK();
     if (!o) {
-        free(pc);
+        pcomm_release(pc);
         return NULL;
     }
     pc->all_next = pcomms;
@@ -387,7 +410,7 @@ void mc_eng_comm_freed(MPI_Comm comm)
         mc_coll_hook.comm_freed(pc);
         pcomm_remove(pc);
         mc_coll_hook.release_comm(&pc->shadow);
-        free(pc);
+        pcomm_release(pc);
     }
     mc_eng_unlock();
 }
@@ -395,6 +418,12 @@ void mc_eng_comm_freed(MPI_Comm comm)
 /* MPI_Init: MPI_COMM_WORLD and MPI_COMM_SELF with their shadows. */
 int mc_pcomms_start(void)
 {
+    while (nreserve < PCOMM_RESERVE) {
+        mc_pcomm *pc = mc_malloc(sizeof *pc);
+        if (!pc)
+            break;
+        reserve[nreserve++] = pc;
+    }
     MPI_Comm ws, ss;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &ws) != MPI_SUCCESS || PMPI_Comm_dup(MPI_COMM_SELF, &ss) != MPI_SUCCESS)
         return 0;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime_internal.h"
+#include "skipped.h"
 #include "objects.h"
 #include "state.h"
 
@@ -242,7 +243,7 @@ int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *status
         mc_eng_unlock();
         return PMPI_Waitall(n, reqs, statuses);
     }
-    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : mc_malloc((size_t)n * sizeof *recs);
     if (!recs) {
         mc_eng_unlock();
         return PMPI_Waitall(n, reqs, statuses);
@@ -269,7 +270,7 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
         mc_eng_unlock();
         return blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
     }
-    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : mc_malloc((size_t)n * sizeof *recs);
     if (!recs) {
         mc_eng_unlock();
         return blocking ? PMPI_Waitany(n, reqs, index, status) : PMPI_Testany(n, reqs, index, flag, status);
@@ -316,7 +317,7 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
         return blocking ? PMPI_Waitsome(n, reqs, outcount, indices, statuses)
                         : PMPI_Testsome(n, reqs, outcount, indices, statuses);
     }
-    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : mc_malloc((size_t)n * sizeof *recs);
     if (!recs) {
         mc_eng_unlock();
         return blocking ? PMPI_Waitsome(n, reqs, outcount, indices, statuses)
@@ -383,7 +384,7 @@ int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Sta
         mc_eng_unlock();
         return PMPI_Testall(n, reqs, flag, statuses);
     }
-    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : malloc((size_t)n * sizeof *recs);
+    mc_prec *inl[RECS_INLINE], **recs = n <= RECS_INLINE ? inl : mc_malloc((size_t)n * sizeof *recs);
     if (!recs) {
         mc_eng_unlock();
         return PMPI_Testall(n, reqs, flag, statuses);

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include "runtime_internal.h"
+#include "skipped.h"
 #include "report.h"
 #include "state.h"
 #include "waitgraph.h"
@@ -61,20 +62,30 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
     n->state = 2;
     n->h = h;
     const char *p = buf + sizeof h;
-    if (h.nclauses > 0 && (n->clause_len = malloc((size_t)h.nclauses * 4)))
+    if (h.nclauses > 0 && (n->clause_len = mc_malloc((size_t)h.nclauses * 4)))
         memcpy(n->clause_len, p, (size_t)h.nclauses * 4);
     p += h.nclauses * 4;
-    if (h.nranks > 0 && (n->ranks = malloc((size_t)h.nranks * 4)))
+    if (h.nranks > 0 && (n->ranks = mc_malloc((size_t)h.nranks * 4)))
         memcpy(n->ranks, p, (size_t)h.nranks * 4);
     p += h.nranks * 4;
-    if (h.nclauses > 0 && (n->clause_key = malloc((size_t)h.nclauses * 8)))
+    if (h.nclauses > 0 && (n->clause_key = mc_malloc((size_t)h.nclauses * 8)))
         memcpy(n->clause_key, p, (size_t)h.nclauses * 8);
     p += h.nclauses * 8;
-    if (h.nstarted > 0 && (n->started = malloc((size_t)h.nstarted * 8)))
+    if (h.nstarted > 0 && (n->started = mc_malloc((size_t)h.nstarted * 8)))
         memcpy(n->started, p, (size_t)h.nstarted * 8);
     p += h.nstarted * 8;
     if (h.details_len > 0)
-        n->details = strndup(p, (size_t)h.details_len);
+        n->details = mc_strndup(p, (size_t)h.details_len);
+    if ((h.nclauses > 0 && (!n->clause_len || !n->clause_key)) || (h.nranks > 0 && !n->ranks)
+        || (h.nstarted > 0 && !n->started)) {
+        /* Part of the answer could not be kept (the checker's memory ran
+         * out): the rank waits for something unknown, never blamed. */
+        node_clear(n);
+        n->state = 2;
+        n->h = h;
+        n->h.unknown = 1;
+        n->h.nclauses = n->h.nranks = n->h.nstarted = n->h.details_len = 0;
+    }
 }
 
 static void ask(node *nodes, int id, int r, int details)
@@ -91,8 +102,8 @@ static void ask(node *nodes, int id, int r, int details)
 static int closure_answered(const node *nodes, int me)
 {
     int p = mc_st.world_size, head = 0, tail = 0, ok = 1;
-    int *queue = malloc((size_t)p * sizeof *queue);
-    char *seen = calloc((size_t)p, 1);
+    int *queue = mc_malloc((size_t)p * sizeof *queue);
+    char *seen = mc_calloc((size_t)p, 1);
     if (!queue || !seen) {
         free(queue);
         free(seen);
@@ -131,7 +142,7 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
 {
     double deadline = mc_dl_now() + grace;
     int len_cap = 1 << 16;
-    char *buf = malloc((size_t)len_cap);
+    char *buf = mc_malloc((size_t)len_cap);
     int got_new = 0;
     if (!buf)
         return 0;
@@ -144,7 +155,7 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
             int len = 0;
             PMPI_Get_count(&st, MPI_BYTE, &len);
             if (len > len_cap) {
-                char *nb = realloc(buf, (size_t)len);
+                char *nb = mc_realloc(buf, (size_t)len);
                 if (nb) { buf = nb; len_cap = len; }
             }
             PMPI_Recv(buf, len_cap, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY, mc_st.world_dup, MPI_STATUS_IGNORE);
@@ -206,7 +217,7 @@ static int gather(node *nodes, int id, int details, double grace, mc_ready_fn re
 mc_wg_node *mc_dl_graph_of(node *nodes)
 {
     int p = mc_st.world_size;
-    mc_wg_node *g = calloc((size_t)p, sizeof *g);
+    mc_wg_node *g = mc_calloc((size_t)p, sizeof *g);
     for (int r = 0; g && r < p; r++) {
         const node *n = &nodes[r];
         g[r].answered = n->state == 2;
@@ -260,7 +271,7 @@ static int verdict(node *nodes, char *released, int *leader, int *potential)
     if (released[me])
         return 0;
     *potential = 0;
-    char *rel2 = calloc((size_t)p, 1);
+    char *rel2 = mc_calloc((size_t)p, 1);
     if (rel2) {
         evaluate(nodes, rel2, 1);
         *potential = 1;
@@ -293,8 +304,8 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         return 0;
     int p = mc_st.world_size, me = mc_st.world_rank;
     int id = ((++detect_counter) & 0xffff) * 65536 + (me & 0xffff);
-    node *nodes = calloc((size_t)p, sizeof *nodes);
-    char *released = calloc((size_t)p, 1);
+    node *nodes = mc_calloc((size_t)p, sizeof *nodes);
+    char *released = mc_calloc((size_t)p, 1);
     if (!nodes || !released) {
         free(nodes);
         free(released);
@@ -329,7 +340,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         struct timespec pause = {0, 50000000};
         nanosleep(&pause, NULL);
     }
-    node *again = calloc((size_t)p, sizeof *again);
+    node *again = mc_calloc((size_t)p, sizeof *again);
     if (!again)
         goto out;
     int id2 = ((++detect_counter) & 0xffff) * 65536 + (me & 0xffff);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "runtime_internal.h"
+#include "skipped.h"
 #include "report.h"
 #include "state.h"
 #include "calltext.h"
@@ -91,7 +92,7 @@ static outmsg *outgoing;
 
 void mc_dl_send_bytes(const void *data, int len, int dest, int tag)
 {
-    outmsg *m = malloc(sizeof *m + (size_t)len);
+    outmsg *m = mc_malloc(sizeof *m + (size_t)len);
     if (!m)
         return;
     memcpy(m->data, data, (size_t)len);
@@ -159,7 +160,7 @@ static void answer(int id, int to, int details)
              * after the grace period. */
             mc_call_text ct;
             mc_report_fill_call_args(&ct, mc_dl_w.call);
-            text = malloc(DETAILS_MAX);
+            text = mc_malloc(DETAILS_MAX);
             if (text) {
                 mc_calltext_serialize(&ct, text, DETAILS_MAX);
                 uintptr_t pcs[MC_ORIGIN_MAX_PCS * 2];
@@ -177,7 +178,7 @@ static void answer(int id, int to, int details)
                 }
                 h.details_len = (int32_t)strlen(text) + 1;
             }
-            mc_finding tmp = {.calls = malloc(sizeof ct), .ncalls = 1};
+            mc_finding tmp = {.calls = mc_malloc(sizeof ct), .ncalls = 1};
             if (tmp.calls) {
                 tmp.calls[0] = ct;
                 mc_finding_clear(&tmp);
@@ -186,7 +187,7 @@ static void answer(int id, int to, int details)
     }
     size_t len = sizeof h + (size_t)h.nclauses * 12 + (size_t)h.nranks * 4 + (size_t)h.nstarted * 8
                  + (size_t)h.details_len;
-    char *buf = malloc(len);
+    char *buf = mc_malloc(len);
     if (buf) {
         char *p = buf;
         memcpy(p, &h, sizeof h);
@@ -263,7 +264,7 @@ void mc_dl_service(void)
             break;
         int len = 0;
         PMPI_Get_count(&st, MPI_BYTE, &len);
-        char *junk = malloc(len > 0 ? (size_t)len : 1);
+        char *junk = mc_malloc(len > 0 ? (size_t)len : 1);
         if (!junk)
             break;
         PMPI_Recv(junk, len, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY, mc_st.world_dup, MPI_STATUS_IGNORE);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calltext.h"
+#include "skipped.h"
 #include "deadlock_internal.h"
 #include "report.h"
 #include "stack.h"
@@ -156,8 +157,8 @@ static int cycle_order(node *nodes, const char *released, int leader, int *order
 {
     int p = mc_st.world_size, n = 0;
     mc_wg_node *g = mc_dl_graph_of(nodes);
-    int *parent = malloc((size_t)p * sizeof *parent), *queue = malloc((size_t)p * sizeof *queue);
-    char *in = calloc((size_t)p, 1);
+    int *parent = mc_malloc((size_t)p * sizeof *parent), *queue = mc_malloc((size_t)p * sizeof *queue);
+    char *in = mc_calloc((size_t)p, 1);
     if (g && parent && queue && in && leader >= 0) {
         /* Shortest path from the leader back to itself (BFS over edges). */
         for (int r = 0; r < p; r++)
@@ -218,8 +219,8 @@ static void resolve_sites(const char *details, mc_call_text *ct)
         n++;
     if (!n || ct->nframes)
         return;
-    uintptr_t *pcs = calloc(n, sizeof *pcs);
-    mc_frame *frames = calloc(n, sizeof *frames);
+    uintptr_t *pcs = mc_calloc(n, sizeof *pcs);
+    mc_frame *frames = mc_calloc(n, sizeof *frames);
     size_t k = 0;
     for (const char *p = details; pcs && frames && (p = strstr(p, "\nP\t")) && k < n; p++) {
         unsigned long long mod = 0, off = 0;
@@ -246,11 +247,11 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
     int n = 0;
     for (int r = 0; r < p; r++)
         n += !released[r];
-    mc_call_text *calls = calloc((size_t)n, sizeof *calls);
-    char *msg = calloc(1, 8192);
+    mc_call_text *calls = mc_calloc((size_t)n, sizeof *calls);
+    char *msg = mc_calloc(1, 8192);
     char buffered[1024] = "";   /* potential: the sends MPI buffered */
     size_t k = 0;
-    int *order = malloc((size_t)p * sizeof *order);
+    int *order = mc_malloc((size_t)p * sizeof *order);
     int norder = order ? cycle_order(nodes, released, leader, order) : 0;
     for (int oi = 0; oi < norder && calls && msg; oi++) {
         int r = order[oi];
@@ -278,7 +279,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         /* This rank's own call goes first, with its stack taken here. */
         for (size_t i = 0; i < k; i++) {
             if (calls[i].rank == me) {
-                mc_finding tmp = {.calls = malloc(sizeof *calls), .ncalls = 1};
+                mc_finding tmp = {.calls = mc_malloc(sizeof *calls), .ncalls = 1};
                 if (tmp.calls) {
                     tmp.calls[0] = calls[i];
                     mc_finding_clear(&tmp);

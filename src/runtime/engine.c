@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "runtime_internal.h"
+#include "skipped.h"
 #include "wait_board.h"
 #include "objects.h"
 #include "report.h"
@@ -67,9 +68,33 @@ int mc_prec_coll_keys(uint64_t *out, int max)
     return n;
 }
 
+/* Records kept back for when the checker's memory runs out: a receive
+ * posted without its record has no mirror, and the next receive's mirror
+ * would take its envelope and pair every later message wrongly. Refilled
+ * from records freed later. Engine lock. */
+#define PREC_RESERVE 16
+static mc_prec *reserve[PREC_RESERVE];
+static int nreserve;
+
+static void reserve_fill(void)
+{
+    while (nreserve < PREC_RESERVE) {
+        mc_prec *p = mc_malloc(sizeof *p);
+        if (!p)
+            return;
+        reserve[nreserve++] = p;
+    }
+}
+
 mc_prec *mc_prec_alloc(void)
 {
-    mc_prec *p = calloc(1, sizeof *p);
+    mc_prec *p = mc_calloc(1, sizeof *p);
+    if (!p && nreserve > 0) {
+        p = reserve[--nreserve];
+        memset(p, 0, sizeof *p);
+    } else if (p && nreserve < PREC_RESERVE) {
+        reserve_fill();     /* memory is back */
+    }
     if (p)
         p->real = p->mirror = p->user = MPI_REQUEST_NULL;
     return p;
@@ -79,7 +104,10 @@ static void prec_free(mc_prec *p)
 {
     if (p->type_owned)
         PMPI_Type_free(&p->type);
-    free(p);
+    if (nreserve < PREC_RESERVE)
+        reserve[nreserve++] = p;
+    else
+        free(p);
 }
 
 void mc_prec_free(mc_prec *p)
@@ -345,7 +373,7 @@ static void wf_push(mc_waitfor *w, int v)
 {
     if (w->nranks == w->cap) {
         int cap = w->cap ? 2 * w->cap : 16;
-        int *r = realloc(w->ranks, (size_t)cap * sizeof *r);
+        int *r = mc_realloc(w->ranks, (size_t)cap * sizeof *r);
         if (!r)
             return;
         w->ranks = r;
@@ -361,11 +389,11 @@ void mc_waitfor_clause(mc_waitfor *w)
 
 void mc_waitfor_clause_key(mc_waitfor *w, uint64_t key)
 {
-    int *l = realloc(w->clause_len, (size_t)(w->nclauses + 1) * sizeof *l);
+    int *l = mc_realloc(w->clause_len, (size_t)(w->nclauses + 1) * sizeof *l);
     if (!l)
         return;
     w->clause_len = l;
-    uint64_t *k = realloc(w->clause_key, (size_t)(w->nclauses + 1) * sizeof *k);
+    uint64_t *k = mc_realloc(w->clause_key, (size_t)(w->nclauses + 1) * sizeof *k);
     if (!k)
         return;
     w->clause_key = k;
@@ -377,7 +405,9 @@ void mc_waitfor_add(mc_waitfor *w, int world_rank)
 {
     if (!w->nclauses)
         mc_waitfor_clause(w);
-    if (world_rank < 0) {
+    /* No clause (the checker's memory ran out): what it waits for is not
+     * known, and an unknown wait is never blamed. */
+    if (world_rank < 0 || !w->nclauses) {
         w->unknown = 1;
         return;
     }
@@ -423,6 +453,7 @@ void mc_eng_start(void)
     }
     if (!mc_pcomms_start())
         return;
+    reserve_fill();
     /* Strict mode makes a send wait for its receive so that the detector
      * can prove a potential deadlock. Under MPI_THREAD_MULTIPLE the detector
      * is off, so such a wait could end in no report: it only slowed a
@@ -456,7 +487,10 @@ static int finalize_ready(void *ctx)
 static void finalize_describe(void *ctx, mc_waitfor *w, int and_mode)
 {
     mc_waitfor_clause(w);
-    w->clause_len[w->nclauses - 1] = -1;    /* every rank not in MPI_Finalize */
+    if (w->nclauses)
+        w->clause_len[w->nclauses - 1] = -1;    /* every rank not in MPI_Finalize */
+    else
+        w->unknown = 1;
 }
 
 /* MPI_Finalize: wait (serving the detector) until every rank is here, so a

@@ -24,6 +24,7 @@
  */
 #include <stdlib.h>
 #include "runtime_internal.h"
+#include "skipped.h"
 
 int mc_sq_active;
 
@@ -45,6 +46,60 @@ typedef struct sq_copy {
 static sq_op *q_head, *q_tail;
 static sq_copy *copies;
 
+/* Entries kept back for when the checker's memory runs out: an operation
+ * started out of its order, or a parent not held back, would let this
+ * member's collectives on the shadow run in another order than its peers'
+ * (the order the queue exists for). Engine lock. */
+#define SQ_RESERVE 8
+static sq_op *op_reserve[SQ_RESERVE];
+static sq_copy *copy_reserve[SQ_RESERVE];
+static int nop_reserve = -1, ncopy_reserve;
+
+static void reserve_fill(void)
+{
+    if (nop_reserve >= 0)
+        return;
+    nop_reserve = 0;
+    for (int i = 0; i < SQ_RESERVE; i++) {
+        sq_op *o = mc_malloc(sizeof *o);
+        sq_copy *k = mc_malloc(sizeof *k);
+        if (o)
+            op_reserve[nop_reserve++] = o;
+        if (k)
+            copy_reserve[ncopy_reserve++] = k;
+    }
+}
+
+static sq_op *op_alloc(void)
+{
+    reserve_fill();
+    sq_op *o = mc_malloc(sizeof *o);
+    return o ? o : nop_reserve > 0 ? op_reserve[--nop_reserve] : NULL;
+}
+
+static void op_free(sq_op *o)
+{
+    if (nop_reserve >= 0 && nop_reserve < SQ_RESERVE)
+        op_reserve[nop_reserve++] = o;
+    else
+        op_free(o);
+}
+
+static sq_copy *copy_alloc(void)
+{
+    reserve_fill();
+    sq_copy *k = mc_malloc(sizeof *k);
+    return k ? k : ncopy_reserve > 0 ? copy_reserve[--ncopy_reserve] : NULL;
+}
+
+static void copy_free(sq_copy *k)
+{
+    if (ncopy_reserve < SQ_RESERVE)
+        copy_reserve[ncopy_reserve++] = k;
+    else
+        free(k);
+}
+
 static void update_active(void)
 {
     mc_sq_active = q_head != NULL || copies != NULL;
@@ -64,7 +119,7 @@ static int test_copies(void)
         }
         if (flag) {
             *pp = k->next;
-            free(k);
+            copy_free(k);
             ended = 1;
         } else {
             pp = &k->next;
@@ -106,7 +161,7 @@ int mc_sq_submit(MPI_Comm comm, mc_sq_start_fn start, void *ctx, int *rc)
      * matters); a copy that has ended is noticed by the next drive. */
     if (mc_sq_active) {
         if (copying(comm) || queued(comm)) {
-            sq_op *o = malloc(sizeof *o);
+            sq_op *o = op_alloc();
             if (o) {
                 o->comm = comm;
                 o->start = start;
@@ -130,7 +185,7 @@ int mc_sq_submit(MPI_Comm comm, mc_sq_start_fn start, void *ctx, int *rc)
 
 void mc_sq_copy_started(MPI_Comm parent, mc_pcomm *pc)
 {
-    sq_copy *k = malloc(sizeof *k);
+    sq_copy *k = copy_alloc();
     if (!k)
         return;     /* the parent is then not held back: as before the queue */
     k->parent = parent;
@@ -175,7 +230,7 @@ void mc_sq_drive(void)
             q_tail = prev;
         int rc = o->start(o->ctx);
         (void)rc;       /* the starter records its own failure */
-        free(o);
+        op_free(o);
         o = next;
     }
     update_active();
@@ -190,7 +245,7 @@ void mc_sq_forget(mc_pcomm *pc)
         if ((*pp)->pc == pc) {
             sq_copy *k = *pp;
             *pp = k->next;
-            free(k);
+            copy_free(k);
         } else {
             pp = &(*pp)->next;
         }

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "fn_table.h"
+#include "skipped.h"
 #include "stack.h"
 #include "runtime_internal.h"        /* call sites as (module, offset): mc_site_encode */
 #include "state.h"
@@ -129,9 +130,9 @@ int mc_board_waiters(int dead, mc_call_text *out, int max)
         mc_call_text *ct = &out[n++];
         memset(ct, 0, sizeof *ct);
         ct->rank = r;
-        ct->call = strdup(b.fn >= 0 && b.fn < MC_FN_COUNT_ ? mc_fn_table[b.fn].name : "(an MPI call)");
+        ct->call = mc_strdup(b.fn >= 0 && b.fn < MC_FN_COUNT_ ? mc_fn_table[b.fn].name : "(an MPI call)");
         uintptr_t pc = mc_site_decode(b.mod, b.off);
-        if (pc && (ct->stack = calloc(1, sizeof *ct->stack))) {
+        if (pc && (ct->stack = mc_calloc(1, sizeof *ct->stack))) {
             mc_stack_resolve(&pc, 1, ct->stack);
             ct->nframes = 1;
         }

@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include "waitgraph.h"
+#include "skipped.h"
 
 /* Did rank s start collective instance key? */
 static int started(const mc_wg_node *nodes, int s, uint64_t key)
@@ -92,8 +93,8 @@ int mc_wg_waits_for(const mc_wg_node *nodes, int n, int v, int w, const char *re
 
 int mc_wg_cycle_leader(const mc_wg_node *nodes, int n, const char *released)
 {
-    char *seen = malloc((size_t)n);
-    int *stack = malloc((size_t)n * sizeof *stack);
+    char *seen = mc_malloc((size_t)n);
+    int *stack = mc_malloc((size_t)n * sizeof *stack);
     int leader = -1;
     for (int v = 0; v < n && leader < 0 && seen && stack; v++) {
         if (released[v])

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "objects.h"
+#include "skipped.h"
 #include "state.h"
 #include "report.h"
 #include "stack.h"
@@ -17,15 +18,37 @@ static mc_obj *free_list;
 static unsigned free_count;
 #define FREE_LIST_MAX 1024
 
+/* Filled once with entries kept back for when the checker's memory runs
+ * out: a communicator without its entry gets no shadow on this rank alone,
+ * and the members that make theirs wait for it. */
+#define FREE_LIST_START 64
+
+static void free_list_fill(void)
+{
+    static int filled;
+    if (filled)
+        return;
+    filled = 1;
+    while (free_count < FREE_LIST_START) {
+        mc_obj *o = mc_malloc(sizeof *o);
+        if (!o)
+            return;
+        o->hh.next = free_list;
+        free_list = o;
+        free_count++;
+    }
+}
+
 static mc_obj *obj_alloc(void)
 {
+    free_list_fill();
     mc_obj *o = free_list;
     if (o) {
         free_list = o->hh.next;
         free_count--;
         return o;
     }
-    return malloc(sizeof *o);
+    return mc_malloc(sizeof *o);
 }
 
 static void obj_release(mc_obj *o)
@@ -177,7 +200,7 @@ static char *name_of(int kind, uint64_t bits)
     else if (o && kind == MC_OBJ_OP)
         snprintf(buf, sizeof buf, "op#%d (user-defined)", o->id);
     MC_UNLOCK();
-    return buf[0] ? strdup(buf) : NULL;
+    return buf[0] ? mc_strdup(buf) : NULL;
 }
 
 static char *name_comm(MPI_Comm comm) { return name_of(MC_OBJ_COMM, MC_BITS(comm)); }

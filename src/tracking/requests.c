@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include "objects.h"
+#include "skipped.h"
 #include "report.h"
 #include "state.h"
 
@@ -32,7 +33,7 @@ void mc_requests_pre(mc_call *c)
     if (n <= 0)
         return;
     if (n > MC_SNAP_INLINE) {
-        c->req_before = malloc((size_t)n * sizeof(MPI_Request));
+        c->req_before = mc_malloc((size_t)n * sizeof(MPI_Request));
         if (!c->req_before) {
             c->req_before = c->req_inline;
             return;
