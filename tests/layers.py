@@ -184,6 +184,19 @@ def raw_allocations(src):
     return found
 
 
+def report_reads_state(src):
+    """report/ is handed what it needs of the run (mc_report_configure) and
+    reads no process state: util/state.h is not for it."""
+    found = []
+    path = os.path.join(src, 'report')
+    for f in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+        if f.endswith(('.c', '.h')):
+            with open(os.path.join(path, f), encoding='utf-8', errors='replace') as fh:
+                if any(os.path.basename(m.group(1)) == 'state.h' for m in INCLUDE_RE.finditer(fh.read())):
+                    found.append('report reads process state: report/%s includes state.h' % f)
+    return found
+
+
 def check(src, objdir):
     edges = include_edges(src)
     if objdir:
@@ -191,7 +204,7 @@ def check(src, objdir):
         if not objs:
             return ['no compiled objects of the library under %s (build first)' % objdir]
         edges += symbol_edges(objs)
-    return violations(edges) + prototypes_in_c(src) + raw_allocations(src)
+    return violations(edges) + prototypes_in_c(src) + raw_allocations(src) + report_reads_state(src)
 
 
 def self_test(src, objdir):
@@ -214,6 +227,10 @@ def self_test(src, objdir):
             fh.write('\nstatic void *planted(void) { return malloc(8); }\n')
         if not any('coll/record.c' in v and 'calls malloc' in v for v in check(copy, None)):
             failures.append('a planted uncounted malloc (coll/record.c) was not caught')
+        with open(os.path.join(copy, 'report', 'text.c'), 'a') as fh:
+            fh.write('\n#include "state.h"\n')
+        if not any('report/text.c includes state.h' in v for v in check(copy, None)):
+            failures.append('a planted state.h include in report/ was not caught')
     finally:
         shutil.rmtree(tmp)
     # The symbol view, on a planted edge: report's object uses a runtime symbol.
@@ -252,7 +269,7 @@ def main():
             failed += 1
         else:
             passed += 1
-            print('PASS layers self-test: planted upward include, upward symbol, peer cycle, prototype in a .c file and uncounted allocation are caught')
+            print('PASS layers self-test: planted upward include, upward symbol, peer cycle, prototype in a .c file, uncounted allocation and report reading state are caught')
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

@@ -120,6 +120,7 @@ static void end_of_run(void)
             remove_part_dir();
         }
         mc_st.part_dir = NULL;
+        mc_report_settings_push();
     }
 }
 
@@ -152,8 +153,7 @@ void mc_runtime_after_finalize(void)
     /* MPI is gone: nothing may render handles through it any more. */
     mc_st.phase = MC_PHASE_FINALIZED;
     end_of_run();
-    if (mc_st.part)
-        fflush(mc_st.part);
+    mc_report_flush();
 }
 
 /* The sessions model (MPI-4.0): no MPI_Init needed, no MPI_COMM_WORLD. The

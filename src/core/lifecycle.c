@@ -84,16 +84,29 @@ static void type_freeing(MPI_Datatype type)
     mc_typesig_forget(type);
 }
 
+static int mpi_up(void) { return mc_checking(); }
+
 /* The layers below know nothing of those above them (docs/design.md): what
  * a lower one needs of a higher one is handed down here, once, at load. */
 static void connect_layers(void)
 {
     mc_render_set_namer(&mc_obj_namer);
+    mc_render_set_mpi_up(mpi_up);
     mc_track_listen(&(mc_track_listener){.comm_freeing = mc_eng_comm_freeing,
                                          .type_freeing = type_freeing,
                                          .comm_freed = mc_eng_comm_freed,
                                          .comm_created = mc_eng_comm_created});
     mc_modules_load();          /* the families register with the runtime */
+}
+
+void mc_report_settings_push(void)
+{
+    mc_report_settings r = {
+        .world_rank = mc_st.world_rank, .world_size = mc_st.world_size, .spawned = mc_st.spawned,
+        .part_dir = mc_st.part_dir, .color = mc_st.cfg.color, .mode = mc_st.cfg.mode,
+        .timeout_s = mc_st.cfg.timeout_s, .error_exitcode = mc_st.cfg.error_exitcode,
+    };
+    mc_report_configure(&r);
 }
 
 __attribute__((constructor)) static void mc_boot(void)
@@ -108,6 +121,7 @@ __attribute__((constructor)) static void mc_boot(void)
         mc_st.under_launcher = 1;
         mc_st.part_dir = mc_st.cfg.dir;
     }
+    mc_report_settings_push();
     /* Computes the checker's own code range now, not inside a first report. */
     uintptr_t pc;
     (void)mc_stack_capture(&pc, 1);
@@ -128,7 +142,9 @@ void mc_disable(const char *why)
  * error exits with the error exit code, as valgrind's --error-exitcode does. */
 static void exit_with_error_code(void)
 {
-    if (mc_st.errors > 0 && !mc_st.under_launcher && mc_st.phase != MC_PHASE_PREINIT) {
+    int errors = 0, warnings = 0;
+    mc_report_counts(&errors, &warnings);
+    if (errors > 0 && !mc_st.under_launcher && mc_st.phase != MC_PHASE_PREINIT) {
         fflush(NULL);
         _exit(mc_st.cfg.error_exitcode);
     }
@@ -161,6 +177,7 @@ void mc_runtime_after_init(int provided)
     mc_st.thread_level = provided;
     PMPI_Comm_rank(MPI_COMM_WORLD, &mc_st.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mc_st.world_size);
+    mc_report_settings_push();
     if (!mc_st.cfg_ok) {
         /* Checking with settings the user did not ask for would be worse
          * than not running: say it once and stop the job. */
@@ -193,6 +210,7 @@ void mc_runtime_after_init(int provided)
      * gap), rather than into a second report over the parents'. */
     if (!mc_st.under_launcher && !mc_st.spawned)
         setup_hand_parts();
+    mc_report_settings_push();
     mc_end_of_run_register();
     mc_keep_preload_from_children();
     mc_st.phase = MC_PHASE_RUNNING;

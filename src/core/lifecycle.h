@@ -35,4 +35,8 @@ void mc_disable(const char *why);
  * ending by a fatal signal or without MPI_Finalize. */
 void mc_rank_exit_install(void);
 
+/* Hands report what it needs of the run (report.h), again after any of it
+ * changed. */
+void mc_report_settings_push(void);
+
 #endif

@@ -30,7 +30,8 @@ static volatile sig_atomic_t reported;
 
 static int ending_badly(void)
 {
-    return mc_st.phase == MC_PHASE_RUNNING && !mc_st.finalizing && !mc_st.aborting && !mc_disabled;
+    return mc_st.phase == MC_PHASE_RUNNING && !mc_st.finalizing && !mc_st.aborting && !mc_report_aborting()
+           && !mc_disabled;
 }
 
 static void report(const char *how)
@@ -103,8 +104,7 @@ static void report(const char *how)
     free(calls ? (void *)calls : (void *)ct);
     if (calls)
         free(ct);
-    if (mc_st.part)
-        fflush(mc_st.part);
+    mc_report_flush();
 }
 
 static void on_exit_check(void)

@@ -9,7 +9,6 @@
 #include <string.h>
 #include "report.h"
 #include "skipped.h"
-#include "state.h"
 
 typedef struct { uint64_t bits; const char *name; } named_handle;
 
@@ -25,6 +24,13 @@ static char *dupf(const char *fmt, ...)
 }
 
 static mc_handle_namer namer;
+
+static int (*mpi_up)(void);
+
+void mc_render_set_mpi_up(int (*fn)(void))
+{
+    mpi_up = fn;
+}
 
 void mc_render_set_namer(const mc_handle_namer *n)
 {
@@ -47,7 +53,7 @@ static char *render_type(MPI_Datatype t)
     if (s)
         return s;
     /* Predefined types know their own names; asking needs MPI to be up. */
-    if (mc_checking()) {
+    if (mpi_up && mpi_up()) {
         char name[MPI_MAX_OBJECT_NAME];
         int len = 0;
         if (PMPI_Type_get_name(t, name, &len) == MPI_SUCCESS && len > 0)

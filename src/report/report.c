@@ -18,7 +18,7 @@
 #include "report.h"
 #include "skipped.h"
 #include "stack.h"
-#include "state.h"
+#include "config.h"
 #include "writers.h"
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -70,38 +70,82 @@ unsigned long mc_report_repeats(void)
     return repeats;
 }
 
+/* The run as core last described it, and what report keeps of its own. */
+static mc_report_settings run = {.world_rank = -1, .world_size = -1};
+static char *part_dir;              /* run.part_dir, copied; NULL after a failed open */
+static FILE *part;                  /* this rank's part file, opened on first use */
+static int errors, warnings;        /* findings reported, guarded by report_lock */
+static int aborting;
+
+void mc_report_configure(const mc_report_settings *s)
+{
+    pthread_mutex_lock(&report_lock);
+    int same_dir = (!s->part_dir && !run.part_dir)
+                   || (s->part_dir && run.part_dir && strcmp(s->part_dir, run.part_dir) == 0);
+    run = *s;
+    if (!same_dir) {
+        free(part_dir);
+        part_dir = s->part_dir ? mc_strdup(s->part_dir) : NULL;
+    }
+    run.part_dir = part_dir;
+    pthread_mutex_unlock(&report_lock);
+}
+
+void mc_report_counts(int *e, int *w)
+{
+    pthread_mutex_lock(&report_lock);
+    *e = errors;
+    *w = warnings;
+    pthread_mutex_unlock(&report_lock);
+}
+
+void mc_report_flush(void)
+{
+    /* No lock: called from a signal handler too (rank_exit.c), where the
+     * lock may be held by the interrupted code. */
+    if (part)
+        fflush(part);
+}
+
+int mc_report_aborting(void)
+{
+    return __atomic_load_n(&aborting, __ATOMIC_RELAXED);
+}
+
 /* The part file of this rank, opened on first use (even before MPI_Init,
  * when the rank is known from the launcher's environment). */
 static FILE *part_file(void)
 {
-    if (mc_st.part || !mc_st.part_dir)
-        return mc_st.part;
+    if (part || !part_dir)
+        return part;
     char path[4096];
-    if (mc_st.world_rank >= 0 && mc_st.spawned)
+    if (run.world_rank >= 0 && run.spawned)
         /* Own file per process: spawned processes' world ranks repeat their
          * parents', and two writers appending long lines to one file could
          * interleave them. */
-        snprintf(path, sizeof path, "%s/rank-%d.spawn%ld.jsonl", mc_st.part_dir,
-                 mc_st.world_rank, (long)getpid());
-    else if (mc_st.world_rank >= 0)
-        snprintf(path, sizeof path, "%s/rank-%d.jsonl", mc_st.part_dir, mc_st.world_rank);
+        snprintf(path, sizeof path, "%s/rank-%d.spawn%ld.jsonl", part_dir,
+                 run.world_rank, (long)getpid());
+    else if (run.world_rank >= 0)
+        snprintf(path, sizeof path, "%s/rank-%d.jsonl", part_dir, run.world_rank);
     else
-        snprintf(path, sizeof path, "%s/rank-pid%ld.jsonl", mc_st.part_dir, (long)getpid());
+        snprintf(path, sizeof path, "%s/rank-pid%ld.jsonl", part_dir, (long)getpid());
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) {
         fprintf(stderr, "mpicheck: cannot write the report part %s: %s\n", path, strerror(errno));
-        mc_st.part_dir = NULL;
+        free(part_dir);
+        part_dir = NULL;
+        run.part_dir = NULL;
         return NULL;
     }
-    mc_st.part = fdopen(fd, "a");
-    return mc_st.part;
+    part = fdopen(fd, "a");
+    return part;
 }
 
 static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
                       const uintptr_t *pcs, size_t npcs)
 {
     const mc_fn_desc *d = &mc_fn_table[fn];
-    ct->rank = mc_st.world_rank;
+    ct->rank = run.world_rank;
     ct->call = mc_strdup(d->name);
     ct->nargs = 0;
     ct->args = mc_calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);
@@ -142,7 +186,7 @@ static int cmp_int(const void *a, const void *b)
  * ranks of its calls. */
 static void emit(mc_finding *f)
 {
-    int rank = mc_st.world_rank;
+    int rank = run.world_rank;
     f->severity = mc_class_default_severity(f->cls);
     f->ranks = mc_malloc((f->ncalls + 1) * sizeof(int));
     if (f->ranks) {
@@ -160,10 +204,10 @@ static void emit(mc_finding *f)
     }
     pthread_mutex_lock(&report_lock);
     if (f->severity == MC_SEV_ERROR)
-        mc_st.errors++;
+        errors++;
     else
-        mc_st.warnings++;
-    char *text = mc_finding_format_text(f, mc_st.cfg.color);
+        warnings++;
+    char *text = mc_finding_format_text(f, run.color);
     if (text) {
         size_t len = strlen(text), off = 0;
         while (off < len) {
@@ -290,9 +334,9 @@ void mc_report_job_line(void)
 #endif
     (void)len; (void)major; (void)minor;
     job.mpi_version = version;
-    job.nprocs = mc_st.world_size;
-    job.mode = (char *)mc_mode_name(mc_st.cfg.mode);
-    job.timeout_s = mc_st.cfg.timeout_s;
+    job.nprocs = run.world_size;
+    job.mode = (char *)mc_mode_name(run.mode);
+    job.timeout_s = run.timeout_s;
     pthread_mutex_lock(&report_lock);
     FILE *part = part_file();
     if (part)
@@ -303,9 +347,9 @@ void mc_report_job_line(void)
 void mc_report_close(void)
 {
     pthread_mutex_lock(&report_lock);
-    if (mc_st.part)
-        fclose(mc_st.part);
-    mc_st.part = NULL;
+    if (part)
+        fclose(part);
+    part = NULL;
     pthread_mutex_unlock(&report_lock);
 }
 
@@ -360,15 +404,14 @@ void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, in
 
 void mc_report_abort_job(const char *why)
 {
-    mc_st.aborting = 1;
-    if (mc_st.part)
-        fflush(mc_st.part);
+    __atomic_store_n(&aborting, 1, __ATOMIC_RELAXED);
+    mc_report_flush();
     fprintf(stderr, "mpicheck: aborting the job after the %s\n", why);
     fflush(stderr);
     /* MPI_Abort kills the job at once; Hydra has been seen to drop what a
      * rank wrote to stderr just before. 200 ms lets it through. */
     struct timespec ts = {0, 200000000};
     nanosleep(&ts, NULL);
-    PMPI_Abort(MPI_COMM_WORLD, mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
-    _exit(mc_st.cfg.error_exitcode ? mc_st.cfg.error_exitcode : 1);
+    PMPI_Abort(MPI_COMM_WORLD, run.error_exitcode ? run.error_exitcode : 1);
+    _exit(run.error_exitcode ? run.error_exitcode : 1);
 }

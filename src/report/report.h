@@ -13,6 +13,27 @@
 #include "call.h"
 #include "finding.h"
 
+/* What report needs to know of the run. Core hands it down (lifecycle.c)
+ * at load and again whenever part of it changes (the rank once MPI_Init
+ * knows it, a part directory made after that): report reads no process
+ * state of its own. */
+typedef struct {
+    int world_rank, world_size;     /* -1: not known yet */
+    int spawned;                    /* a process MPI_Comm_spawn started: world ranks repeat */
+    const char *part_dir;           /* where this rank's part file goes; NULL: stderr only */
+    int color;                      /* color the text on stderr */
+    int mode;                       /* MC_MODE_* of the job line */
+    double timeout_s;
+    int error_exitcode;             /* MPI_Abort's code after a finding that ends the job */
+} mc_report_settings;
+void mc_report_configure(const mc_report_settings *s);
+/* Findings this rank reported, by severity. */
+void mc_report_counts(int *errors, int *warnings);
+/* Flushes this rank's part file (before the process may die). */
+void mc_report_flush(void);
+/* 1 once mc_report_abort_job has run on this rank. */
+int mc_report_aborting(void);
+
 /* A finding about call c on this rank. fmt is the message. */
 void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -80,5 +101,8 @@ typedef struct {
     char *(*op)(MPI_Op op);
 } mc_handle_namer;
 void mc_render_set_namer(const mc_handle_namer *namer);
+/* Whether MPI may be asked now (between MPI_Init and MPI_Finalize, or in an
+ * open session): predefined handles are named by MPI only then. Unset: never. */
+void mc_render_set_mpi_up(int (*mpi_up)(void));
 
 #endif

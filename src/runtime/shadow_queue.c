@@ -82,7 +82,7 @@ static void op_free(sq_op *o)
     if (nop_reserve >= 0 && nop_reserve < SQ_RESERVE)
         op_reserve[nop_reserve++] = o;
     else
-        op_free(o);
+        free(o);
 }
 
 static sq_copy *copy_alloc(void)

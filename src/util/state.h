@@ -28,10 +28,8 @@ typedef struct {
     int cfg_ok;             /* 0: the MPICHECK_* environment was bad */
     char cfg_error[512];
     int under_launcher;     /* MPICHECK_DIR was set by the mpicheck launcher */
-    char *part_dir;         /* where this rank's part file goes, NULL: none */
+    char *part_dir;         /* where this rank's part file goes, NULL: none (report.c keeps a copy) */
     int own_part_dir;       /* 1: created by rank 0 when preloaded by hand */
-    FILE *part;             /* this rank's part file, opened on first use */
-    int errors, warnings;   /* findings this rank reported */
     int sessions;           /* MPI_Session_init was called: the sessions model, no MPI_Init needed */
     int sessions_open;      /* sessions open now */
     int finalizing;         /* MPI_Finalize has started */
