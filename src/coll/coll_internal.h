@@ -21,8 +21,6 @@ typedef struct {
 /* Stages of a handshake. */
 enum { HS_REDUCE, HS_VEXCH, HS_REDUCE2, HS_DSIZE, HS_DDATA, HS_DONE };
 
-#define HS_MAX_VALS 16
-#define HS_MAX_PCS 24
 
 typedef struct hs {
     int stage;
@@ -53,10 +51,7 @@ typedef struct hs {
     int *dlens, *ddispls;
     /* Nonblocking and persistent: the call as it was, for the report. */
     char summary[256];
-    int nvals;
-    mc_value vals[HS_MAX_VALS];
-    int npcs;
-    uintptr_t pcs[HS_MAX_PCS];
+    mc_origin origin;
     const void *caller;
     struct hs *next;
 } hs_t;

@@ -481,9 +481,7 @@ void mc_coll_enter(mc_call *c)
     if (!blocking) {
         /* Everything a later report needs, taken now. */
         mc_hs_summarize(h, c);
-        h->nvals = c->desc->nparams < HS_MAX_VALS ? c->desc->nparams : HS_MAX_VALS;
-        memcpy(h->vals, c->vals, (size_t)h->nvals * sizeof *h->vals);
-        h->npcs = (int)mc_stack_capture(h->pcs, HS_MAX_PCS);
+        mc_origin_capture(&h->origin, c, 1);
     } else {
         h->call = c;
     }

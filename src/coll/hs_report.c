@@ -128,7 +128,7 @@ static void own_call(hs_t *h, mc_call_text *ct)
         mc_hs_summarize(h, h->call);
         mc_report_fill_call(ct, h->call);
     } else {
-        mc_report_fill_call_vals(ct, h->fn, h->vals, h->nvals, h->pcs, (size_t)h->npcs);
+        mc_report_fill_origin(ct, &h->origin);
     }
 }
 

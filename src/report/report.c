@@ -176,6 +176,26 @@ static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
     fill_call(ct, o->fn, o->vals, o->nvals, o->pcs, (size_t)o->npcs);
 }
 
+void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack)
+{
+    o->fn = c->fn;
+    o->nvals = !c->vals ? 0 : c->desc->nparams < MC_ORIGIN_MAX_VALS ? c->desc->nparams : MC_ORIGIN_MAX_VALS;
+    if (o->nvals)
+        memcpy(o->vals, c->vals, (size_t)o->nvals * sizeof(mc_value));
+    o->npcs = 0;
+    if (full_stack)
+        o->npcs = (int)mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
+    if (o->npcs == 0 && c->caller) {
+        o->pcs[0] = (uintptr_t)c->caller;
+        o->npcs = 1;
+    }
+}
+
+void mc_report_fill_origin(mc_call_text *ct, const mc_origin *o)
+{
+    fill_from_origin(ct, o);
+}
+
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;

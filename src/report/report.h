@@ -64,6 +64,14 @@ void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
  * printed, then MPI_Abort with the error exit code. */
 void mc_report_abort_job(const char *why) __attribute__((noreturn));
 
+/* A call made earlier is kept one way, as an mc_origin (util/call.h): the
+ * function, its argument values and where it was called from; with
+ * full_stack the whole call stack, else only the caller's address (cheap,
+ * for hot paths). mc_call_text (finding.h) is only what a report shows of
+ * a call, rendered from a live call or an origin. */
+void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack);
+void mc_report_fill_origin(mc_call_text *ct, const mc_origin *o);
+
 /* Fills ct with call c on this rank (arguments rendered, stack resolved). */
 void mc_report_fill_call(mc_call_text *ct, const mc_call *c);
 /* The same without the stack (no DWARF lookup): for a rank that sends its

@@ -72,21 +72,6 @@ const char *mc_obj_kind_name(int kind)
     return kind >= 0 && kind < MC_OBJ_KIND_COUNT_ ? kind_names[kind] : "object";
 }
 
-static void origin_capture(mc_origin *o, const mc_call *c, int full_stack)
-{
-    o->fn = c->fn;
-    o->nvals = !c->vals ? 0 : c->desc->nparams < MC_ORIGIN_MAX_VALS ? c->desc->nparams : MC_ORIGIN_MAX_VALS;
-    if (o->nvals)
-        memcpy(o->vals, c->vals, (size_t)o->nvals * sizeof(mc_value));
-    o->npcs = 0;
-    if (full_stack)
-        o->npcs = (int)mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
-    if (o->npcs == 0 && c->caller) {
-        o->pcs[0] = (uintptr_t)c->caller;
-        o->npcs = 1;
-    }
-}
-
 /* Takes an entry out of the table: the table's own go back to the free
  * list, a record's stay with the record. */
 static void obj_drop(mc_obj *o)
@@ -107,7 +92,7 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
         /* A handle value we still hold was handed out again: the old object
          * is gone (freed by a path we do not see, e.g. inside the library). */
         obj_drop(old);
-    /* Everything but the origin's arrays, which origin_capture fills as far
+    /* Everything but the origin's arrays, which mc_origin_capture fills as far
      * as they are used. */
     memset(o, 0, offsetof(mc_obj, origin));
     memset((char *)o + offsetof(mc_obj, origin) + sizeof o->origin, 0,
@@ -119,7 +104,7 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
     o->ext = ext;
     o->embedded = ext != NULL;
     o->linked = 1;
-    origin_capture(&o->origin, c, full_stack);
+    mc_origin_capture(&o->origin, c, full_stack);
     HASH_ADD(hh, table, key, sizeof key, o);
 }
 
