@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utlist.h>
 #include "runtime_internal.h"
 #include "objects.h"
 #include "report.h"
@@ -91,10 +92,7 @@ static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
         pcomm_release(pc);
         return NULL;
     }
-    pc->all_next = pcomms;
-    if (pcomms)
-        pcomms->all_prev = pc;
-    pcomms = pc;
+    DL_PREPEND2(pcomms, pc, all_prev, all_next);
     return pc;
 }
 
@@ -107,12 +105,7 @@ static void pcomm_remove(mc_pcomm *pc)
     if (o && o->ext == pc)
         o->ext = NULL;
     MC_UNLOCK();
-    if (pc->all_prev)
-        pc->all_prev->all_next = pc->all_next;
-    else
-        pcomms = pc->all_next;
-    if (pc->all_next)
-        pc->all_next->all_prev = pc->all_prev;
+    DL_DELETE2(pcomms, pc, all_prev, all_next);
 }
 
 static void pcomm_fill(mc_pcomm *pc)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <utlist.h>
 #include "runtime_internal.h"
 #include "skipped.h"
 #include "wait_board.h"
@@ -42,7 +43,8 @@ void mc_eng_unlock(void) { if (mc_st.thread_level == MPI_THREAD_MULTIPLE) pthrea
 /* ---- requests ----------------------------------------------------------- */
 
 /* The held records, newest first (the table finds one by handle; these
- * walks need all). Engine lock. */
+ * walks need all): a utlist list, whose head's live_prev is the tail.
+ * Engine lock. */
 static mc_prec *live;
 static int nprecs;
 
@@ -121,12 +123,7 @@ static void unlist(mc_prec *p)
     MC_LOCK();
     mc_obj_unlink(&p->obj);
     MC_UNLOCK();
-    if (p->live_prev)
-        p->live_prev->live_next = p->live_next;
-    else
-        live = p->live_next;
-    if (p->live_next)
-        p->live_next->live_prev = p->live_prev;
+    DL_DELETE2(live, p, live_prev, live_next);
     p->live_prev = p->live_next = NULL;
     nprecs--;
 }
@@ -143,11 +140,7 @@ void mc_prec_insert(mc_prec *p, MPI_Request user, const mc_call *c)
     p->obj.persistent = persistent;
     p->obj.active = !persistent;
     MC_UNLOCK();
-    p->live_prev = NULL;
-    p->live_next = live;
-    if (live)
-        live->live_prev = p;
-    live = p;
+    DL_PREPEND2(live, p, live_prev, live_next);
     nprecs++;
 }
 
