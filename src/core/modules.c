@@ -31,18 +31,22 @@ const mc_module *const mc_modules[] = {
  * module's roles on every call cost some 130 instructions a call, 3.5% of
  * bench/call_overhead's self-message loop under callgrind. */
 unsigned char mc_modules_enter_mask[MC_FN_COUNT_], mc_modules_leave_mask[MC_FN_COUNT_];
-unsigned char mc_modules_engine_enter, mc_modules_engine_leave;   /* modules with engine = 1 */
+/* Modules with engine = 1, for the functions they claim: the collective
+ * handshake sees collectives only, not every point-to-point call (two
+ * indirect calls on each of those before). */
+unsigned char mc_modules_engine_enter[MC_FN_COUNT_], mc_modules_engine_leave[MC_FN_COUNT_];
 _Static_assert(NMODULES <= 8, "module masks are 8 bits");
 
 void mc_modules_load(void)
 {
     for (size_t i = 0; i < NMODULES; i++) {
         const mc_module *m = mc_modules[i];
-        if (m->engine && m->enter)
-            mc_modules_engine_enter |= (unsigned char)(1u << i);
-        if (m->engine && m->leave)
-            mc_modules_engine_leave |= (unsigned char)(1u << i);
         for (int fn = 0; fn < MC_FN_COUNT_; fn++) {
+            int engine = m->engine && m->claims && m->claims(fn);
+            if (engine && m->enter)
+                mc_modules_engine_enter[fn] |= (unsigned char)(1u << i);
+            if (engine && m->leave)
+                mc_modules_engine_leave[fn] |= (unsigned char)(1u << i);
             unsigned long long roles = mc_fn_table[fn].role_mask;
             if (m->enter && (roles & m->roles))
                 mc_modules_enter_mask[fn] |= (unsigned char)(1u << i);

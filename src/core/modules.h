@@ -16,12 +16,12 @@ void mc_modules_end(void);                  /* end of the run, table lock held *
  * inline below because every call that is not light runs both. */
 extern const mc_module *const mc_modules[];
 extern unsigned char mc_modules_enter_mask[], mc_modules_leave_mask[];
-extern unsigned char mc_modules_engine_enter, mc_modules_engine_leave;
+extern unsigned char mc_modules_engine_enter[], mc_modules_engine_leave[];  /* while the engine runs */
 
 /* Before the real call, in list order. */
 static inline void mc_modules_enter(mc_call *c)
 {
-    unsigned m = mc_modules_enter_mask[c->fn] | (c->engine ? mc_modules_engine_enter : 0u);
+    unsigned m = mc_modules_enter_mask[c->fn] | (c->engine ? mc_modules_engine_enter[c->fn] : 0u);
     for (; m; m &= m - 1)
         mc_modules[__builtin_ctz(m)]->enter(c);
 }
@@ -29,7 +29,7 @@ static inline void mc_modules_enter(mc_call *c)
 /* After it, in reverse order. */
 static inline void mc_modules_leave(mc_call *c, int ok)
 {
-    unsigned m = mc_modules_leave_mask[c->fn] | (c->engine ? mc_modules_engine_leave : 0u);
+    unsigned m = mc_modules_leave_mask[c->fn] | (c->engine ? mc_modules_engine_leave[c->fn] : 0u);
     while (m) {
         int i = 31 - __builtin_clz(m);
         m &= ~(1u << i);

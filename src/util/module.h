@@ -20,8 +20,8 @@ typedef struct mc_module {
      * nothing can be queried yet, so only what needs no MPI (call order). */
     void (*outside)(mc_call *c);
     /* Which calls enter() sees: those with a parameter whose role is in
-     * roles (MC_ROLE_BIT), and with engine = 1 every call made while the
-     * handshake engine runs. */
+     * roles (MC_ROLE_BIT), and with engine = 1 the calls of the functions
+     * it claims (below) made while the handshake engine runs. */
     unsigned long long roles;
     int engine;
     /* Functions it handles whatever their roles (collectives): never taken
