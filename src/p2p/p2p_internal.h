@@ -17,6 +17,10 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
                      int dest, int tag, MPI_Comm comm);
 int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t,
                         int dest, int tag, MPI_Comm comm, MPI_Request *req);
+/* The record of a persistent request MPI made (kind MC_PR_SEND or
+ * MC_PR_RECV; mode for sends); returns rc. */
+int mc_persistent_init(mc_call *c, int kind, int mode, const void *buf, MPI_Count count,
+                       MPI_Datatype t, int peer, int tag, MPI_Comm comm, MPI_Request *req, int rc);
 int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
                  int tag, MPI_Comm comm, MPI_Request *req, int rc);
 int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,

@@ -72,25 +72,7 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
 int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int source, int tag,
                  MPI_Comm comm, MPI_Request *req, int rc)
 {
-    if (rc != MPI_SUCCESS || source == MPI_PROC_NULL)
-        return rc;
-    mc_eng_lock();
-    mc_pcomm *pc = mc_pcomm_get(comm);
-    mc_prec *p = pc ? mc_prec_new(*req, c) : NULL;
-    if (p) {
-        p->kind = MC_PR_RECV;
-        p->persistent = 1;
-        p->fn = c->fn;
-        p->caller = c->caller;
-        p->comm = comm;
-        p->peer = source;
-        p->tag = tag;
-        p->buf = buf;
-        p->count = count;
-        p->type = t;
-    }
-    mc_eng_unlock();
-    return rc;
+    return mc_persistent_init(c, MC_PR_RECV, 0, buf, count, t, source, tag, comm, req, rc);
 }
 
 /* ---- probes --------------------------------------------------------------- */

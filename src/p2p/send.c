@@ -178,23 +178,24 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
     return rc;
 }
 
-/* Persistent sends: the record keeps the arguments for every MPI_Start. */
-int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *req, int rc)
+/* A persistent request (MPI_Send_init and its modes, MPI_Recv_init) that
+ * MPI made: the record keeps the arguments for every MPI_Start. */
+int mc_persistent_init(mc_call *c, int kind, int mode, const void *buf, MPI_Count count,
+                       MPI_Datatype t, int peer, int tag, MPI_Comm comm, MPI_Request *req, int rc)
 {
-    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+    if (rc != MPI_SUCCESS || peer == MPI_PROC_NULL)
         return rc;
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
     mc_prec *p = pc ? mc_prec_new(*req, c) : NULL;
     if (p) {
-        p->kind = MC_PR_SEND;
+        p->kind = kind;
         p->persistent = 1;
         p->fn = c->fn;
         p->caller = c->caller;
         p->mode = mode;
         p->comm = comm;
-        p->peer = dest;
+        p->peer = peer;
         p->tag = tag;
         p->buf = (void *)buf;
         p->count = count;
@@ -202,6 +203,12 @@ int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Dat
     }
     mc_eng_unlock();
     return rc;
+}
+
+int mc_send_init(mc_call *c, int mode, const void *buf, MPI_Count count, MPI_Datatype t, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *req, int rc)
+{
+    return mc_persistent_init(c, MC_PR_SEND, mode, buf, count, t, dest, tag, comm, req, rc);
 }
 
 /* MPI_Start of one request (engine lock held). */
