@@ -29,10 +29,12 @@ static void free_list_fill(void)
     if (filled)
         return;
     filled = 1;
-    while (free_count < FREE_LIST_START) {
+    /* A failed allocation does not end the filling: memory may be short
+     * only for a moment. */
+    for (int tries = 0; free_count < FREE_LIST_START && tries < 2 * FREE_LIST_START; tries++) {
         mc_obj *o = mc_malloc(sizeof *o);
         if (!o)
-            return;
+            continue;
         o->hh.next = free_list;
         free_list = o;
         free_count++;
