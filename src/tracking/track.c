@@ -23,6 +23,10 @@ void mc_track_pre(mc_call *c)
         case MC_ROLE_COMM_FREE:
             if (p) {
                 c->freed.comm = *(const MPI_Comm *)p;
+                MC_LOCK();
+                mc_obj *o = mc_comm_find(c->freed.comm);
+                c->freed_id = o ? o->id : 0;
+                MC_UNLOCK();
                 if (listener.comm_freeing)
                     listener.comm_freeing(c->freed.comm);
             }
@@ -119,10 +123,19 @@ void mc_track_post(mc_call *c)
             }
             break;
         case MC_ROLE_COMM_PARENT: if (p) track_new_comm(c, *(const MPI_Comm *)p, 0); break;
-        case MC_ROLE_COMM_FREE:
-            mc_obj_remove(MC_OBJ_COMM, MC_BITS(c->freed.comm));
+        case MC_ROLE_COMM_FREE: {
+            /* Only the entry this call freed: under MPI_THREAD_MULTIPLE
+             * another thread's new communicator may have its handle (and an
+             * entry, with the engine's record of its shadow) by now, and
+             * removing that one left the new communicator without a shadow
+             * on this rank alone (tests/programs/deadlock_ok_comm_dup_threads.c
+             * hung with MPICH). */
+            mc_obj *o = mc_comm_find(c->freed.comm);
+            if (o && o->id == c->freed_id)
+                mc_obj_remove(MC_OBJ_COMM, MC_BITS(c->freed.comm));
             freed = c->freed.comm;
             break;
+        }
         case MC_ROLE_DATATYPE_OUT: if (p) track_new_type(c, *(const MPI_Datatype *)p); break;
         case MC_ROLE_DATATYPE_FREE: mc_obj_remove(MC_OBJ_DATATYPE, MC_BITS(c->freed.type)); break;
         case MC_ROLE_DATATYPE_COMMIT:

@@ -51,6 +51,7 @@ typedef struct {
         MPI_Errhandler eh;
         MPI_Win win;
     } freed;
+    int freed_id;               /* the freed communicator's entry (tracking): its id, 0 if none */
     MPI_Request *req_before;    /* snapshot of REQ / REQ_ARRAY handles */
     int nreq_before;
     MPI_Request req_inline[MC_SNAP_INLINE];
