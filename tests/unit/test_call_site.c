@@ -4,6 +4,7 @@
  * collective-mismatch texts and the SARIF location share.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <stdlib.h>
 #include "finding.h"
 
@@ -43,9 +44,6 @@ int main(void)
     TCase *tc = tcase_create("frames");
     tcase_add_test(tc, call_site);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -4,6 +4,7 @@
  * the verdict on it for agreeing and disagreeing members.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <stdint.h>
 #include "collrec.h"
 
@@ -223,9 +224,6 @@ int main(void)
     tcase_add_test(tc, test_inter_cross_parts);
     tcase_add_test(tc, test_flags_and_text);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? 1 : 0;
 }

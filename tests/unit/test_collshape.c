@@ -5,6 +5,7 @@
  * calls.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <string.h>
 #include "coll.h"
 
@@ -87,9 +88,6 @@ int main(void)
     tcase_add_test(tc, test_not_collective);
     tcase_add_test(tc, test_arguments);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? 1 : 0;
 }

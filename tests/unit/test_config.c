@@ -5,6 +5,7 @@
  * reader with a fake getenv and a fake envp.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,9 +305,6 @@ int main(void)
     tcase_add_test(tc, test_env_unknown_name);
     tcase_add_test(tc, test_clear_resets);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

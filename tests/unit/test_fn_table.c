@@ -4,6 +4,7 @@
  * A wrong role here means a wrong (or missing) check in every program.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <stdlib.h>
 #include <string.h>
 #include "fn_table.h"
@@ -173,9 +174,6 @@ int main(void)
     tcase_add_test(tc, large_forms_follow_their_base);
     tcase_add_test(tc, collective_buffers_have_roles);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #endif
 #include <check.h>
+#include "run_suite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,9 +378,6 @@ int main(void)
     tcase_add_test(tc, test_ldd_lines);
     tcase_add_test(tc, test_build_command);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include "run_suite.h"
 #include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -566,9 +567,6 @@ int main(void)
     tcase_add_test(tc, fold_by_pc);
     tcase_add_test(tc, text_frame_limit);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -5,6 +5,7 @@
  * positions, MPI_BYTE / MPI_PACKED / unknown-type rules, and rendering.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,9 +477,6 @@ int main(void)
     tcase_add_test(tc, test_describe);
     tcase_add_test(tc, test_copy);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

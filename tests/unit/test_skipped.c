@@ -4,6 +4,7 @@
  * one fail works only once armed (the launcher never arms it).
  */
 #include <check.h>
+#include "run_suite.h"
 #include <stdlib.h>
 #include <string.h>
 #include "skipped.h"
@@ -56,10 +57,6 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, allocations_count_their_failures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_NOFORK);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include "run_suite.h"
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -184,9 +185,6 @@ int main(void)
     tcase_add_test(tc, test_resolve_threads);
     suite_add_tcase(s, tc);
 
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -9,6 +9,7 @@
  * Check runs the tests without fork: MPI is initialized once, in main.
  */
 #include <check.h>
+#include "run_suite.h"
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,11 +520,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_lb_ub);
 #endif
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* one MPI process, initialized once */
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_NOFORK);
     mc_typesig_fini();
     MPI_Finalize();
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;

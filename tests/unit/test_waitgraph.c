@@ -5,6 +5,7 @@
  * strict-mode acknowledgments, silent and unknown ranks).
  */
 #include <check.h>
+#include "run_suite.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,9 +380,6 @@ int main(void)
     tcase_add_test(tc, test_coll_started_nonblocking);
     tcase_add_test(tc, test_coll_two_orders);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
