@@ -256,9 +256,9 @@ static pthread_mutex_t reserve_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static hs_t *hs_alloc(void)
 {
+    /* A reserve used is filled again by hs_free: no lock here while
+     * memory lasts (every collective comes through). */
     hs_t *h = mc_calloc(1, sizeof *h);
-    if (h)
-        mc_hs_reserve_fill();   /* memory is back: a reserve used is filled again */
     if (!h) {
         pthread_mutex_lock(&reserve_lock);
         if (nreserve > 0)
