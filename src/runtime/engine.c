@@ -91,18 +91,16 @@ static void reserve_fill(void)
 mc_prec *mc_prec_alloc(void)
 {
     mc_prec *p = mc_calloc(1, sizeof *p);
-    if (!p && nreserve > 0) {
+    if (!p && nreserve > 0) {     /* refilled by mc_prec_free */
         p = reserve[--nreserve];
         memset(p, 0, sizeof *p);
-    } else if (p && nreserve < PREC_RESERVE) {
-        reserve_fill();     /* memory is back */
     }
     if (p)
         p->real = p->mirror = p->user = MPI_REQUEST_NULL;
     return p;
 }
 
-static void prec_free(mc_prec *p)
+void mc_prec_free(mc_prec *p)
 {
     if (p->type_owned)
         PMPI_Type_free(&p->type);
@@ -110,11 +108,6 @@ static void prec_free(mc_prec *p)
         reserve[nreserve++] = p;
     else
         free(p);
-}
-
-void mc_prec_free(mc_prec *p)
-{
-    prec_free(p);
 }
 
 /* Out of the table and off the live list (engine lock held). */
@@ -161,7 +154,7 @@ void mc_prec_drop(mc_prec *p)
         PMPI_Cancel(&p->mirror);
         PMPI_Request_free(&p->mirror);
     }
-    prec_free(p);
+    mc_prec_free(p);
 }
 
 int mc_prec_count(void) { return nprecs; }
@@ -217,7 +210,7 @@ static void drive_orphans(void)
             *pp = p->orphan_next;
             if (p->slot)
                 mc_p2p_hook.env_release(p->slot);
-            prec_free(p);
+            mc_prec_free(p);
         } else {
             pp = &p->orphan_next;
         }
