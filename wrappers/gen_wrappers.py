@@ -31,7 +31,7 @@ ROLES = [
     "GROUP", "GROUP_OUT", "GROUP_FREE",
     "ERRHANDLER_OUT", "ERRHANDLER_FREE",
     "WIN", "WIN_OUT", "WIN_FREE",
-    "REQ_OUT", "REQ", "REQ_ARRAY",
+    "REQ_OUT", "REQ", "REQ_ARRAY", "REQ_VAL",
     "COUNT",
     "DEST", "SOURCE", "ROOT", "RANK", "TARGET",
     "STAG", "RTAG",

@@ -15,6 +15,11 @@ void mc_check_args(mc_call *c);
  * Returns 1 when the call was reported (the checker then stays out of it). */
 int mc_check_call_order(mc_call *c);
 
+/* requests.c: request-free-active, and invalid-argument for request
+ * handles misused (freed or cancelled collective requests, starts of active
+ * persistent requests, handles whose request already ended). */
+void mc_check_requests(mc_call *c);
+
 /* leaks.c: resource-leak and request-leak, at MPI_Finalize. */
 void mc_check_leaks_at_finalize(void);
 

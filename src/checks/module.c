@@ -1,7 +1,8 @@
 /*
  * module.c - the checks of single calls as one module of core's list
- * (module.h): arguments by role before each call, call order outside
- * MPI_Init..MPI_Finalize, leaks at the end of the run.
+ * (module.h): arguments by role and the use of request handles before each
+ * call, call order outside MPI_Init..MPI_Finalize, leaks at the end of the
+ * run.
  */
 #include "checks.h"
 
@@ -13,16 +14,28 @@
     | MC_ROLE_BIT(MC_ROLE_TARGET) | MC_ROLE_BIT(MC_ROLE_STAG) | MC_ROLE_BIT(MC_ROLE_RTAG) \
     | MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF) | MC_ROLE_BIT(MC_ROLE_ROOTBUF) \
     | MC_ROLE_BIT(MC_ROLE_LEAFBUF) | MC_ROLE_BIT(MC_ROLE_BCASTBUF))
+/* The roles requests.c checks. */
+#define REQUEST_ROLES (MC_ROLE_BIT(MC_ROLE_REQ) | MC_ROLE_BIT(MC_ROLE_REQ_ARRAY) \
+    | MC_ROLE_BIT(MC_ROLE_REQ_VAL))
 
 static void outside(mc_call *c)
 {
     (void)mc_check_call_order(c);
 }
 
+static void enter(mc_call *c)
+{
+    unsigned long long roles = c->desc->role_mask;
+    if (roles & CHECK_ROLES)
+        mc_check_args(c);
+    if (roles & REQUEST_ROLES)
+        mc_check_requests(c);
+}
+
 const mc_module mc_checks_module = {
     .name = "checks",
     .outside = outside,
-    .roles = CHECK_ROLES,
-    .enter = mc_check_args,
+    .roles = CHECK_ROLES | REQUEST_ROLES,
+    .enter = enter,
     .end = mc_check_leaks_at_finalize,
 };

@@ -30,8 +30,9 @@ static const struct {
         "An MPI call got an invalid argument, such as a negative count, a rank "
         "or tag out of range, or a null or freed handle."},
     [MC_CLASS_REQUEST_FREE_ACTIVE] = {"request-free-active",
-        "MPI_Request_free was called on an active request, so its completion "
-        "can no longer be detected."},
+        "MPI_Request_free was called on an active point-to-point request: MPI "
+        "completes it in the background, but the program can no longer learn "
+        "when its buffer may be reused, and an error in it ends the job."},
     [MC_CLASS_REQUEST_LEAK] = {"request-leak",
         "A nonblocking or persistent request was neither completed nor freed "
         "before MPI_Finalize."},
@@ -128,7 +129,7 @@ static const mc_severity default_level[MC_CLASS_COUNT_] = {
     [MC_CLASS_COLLECTIVE_MISMATCH] = MC_SEV_ERROR,
     [MC_CLASS_TYPE_MISMATCH] = MC_SEV_ERROR,
     [MC_CLASS_INVALID_ARGUMENT] = MC_SEV_ERROR,
-    [MC_CLASS_REQUEST_FREE_ACTIVE] = MC_SEV_ERROR,
+    [MC_CLASS_REQUEST_FREE_ACTIVE] = MC_SEV_WARNING,
     [MC_CLASS_REQUEST_LEAK] = MC_SEV_WARNING,
     [MC_CLASS_RESOURCE_LEAK] = MC_SEV_WARNING,
     [MC_CLASS_LOST_MESSAGE] = MC_SEV_WARNING,

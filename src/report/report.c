@@ -316,6 +316,15 @@ void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
     va_end(ap);
 }
 
+void mc_report_call_origin(mc_class cls, const mc_call *c, const mc_origin *origin,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(cls, c, origin, "", fmt, ap);
+    va_end(ap);
+}
+
 void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
 {
     va_list ap;

@@ -47,6 +47,11 @@ void mc_report_arg(const mc_call *c, int argi, const char *fmt, ...)
 void mc_report_arg_origin(const mc_call *c, int argi, const mc_origin *origin,
                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* A finding of class cls about call c, with a call made earlier (origin:
+ * where the request it uses was started, ...) shown as a second call. */
+void mc_report_call_origin(mc_class cls, const mc_call *c, const mc_origin *origin,
+                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* A finding whose only call is where an object was created (leaks). */
 void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -457,15 +457,31 @@ int mc_complete_free(mc_call *c, MPI_Request *req)
 {
     mc_eng_lock();
     mc_prec *p = *req != MPI_REQUEST_NULL ? mc_prec_find(*req) : NULL;
-    int rc = PMPI_Request_free(req);
+    int rc;
+    if (p && p->active && !p->greq && p->real == p->user) {
+        /* An active operation whose request is MPI's own: the engine keeps
+         * that request instead of freeing it, and completes it itself
+         * (drive_orphans), as MPI would have in the background. The
+         * operation stays followed to its real end: its envelope is
+         * checked, a later error in it is reported where it started, and
+         * its send buffer is watched until MPI is done with it. The
+         * handle goes from the program as MPI_Request_free takes it. */
+        p->freed_caller = c->caller;
+        *req = MPI_REQUEST_NULL;
+        mc_prec_orphan(p);
+        mc_eng_unlock();
+        return MPI_SUCCESS;
+    }
+    rc = PMPI_Request_free(req);
     if (p && rc == MPI_SUCCESS) {
         if (!p->active) {
             mc_prec_drop(p);
         } else {
-            /* MPI finishes the freed request in the background; the engine
-             * still sees the envelope through (and posts a deferred receive). */
-            if (!p->greq && p->real == p->user)
-                p->real = MPI_REQUEST_NULL;
+            /* The program's handle is a generalized request the engine
+             * completes, or a persistent receive the engine posted as a
+             * receive of its own: MPI let go of the handle, the engine
+             * still sees its operation through. */
+            p->freed_caller = c->caller;
             mc_prec_orphan(p);
         }
     }

@@ -200,12 +200,31 @@ void mc_eng_type_freeing(MPI_Datatype type)
 
 int mc_eng_has_orphans(void) { return orphans != NULL; }
 
+/* The real request of an orphan whose operation is done, which the engine
+ * kept for the program (complete.c, mc_complete_free): completed and
+ * freed as MPI would have freed it after its completion. */
+static void orphan_release_real(mc_prec *p)
+{
+    if (p->real == MPI_REQUEST_NULL)
+        return;
+    if (p->persistent) {
+        PMPI_Wait(&p->real, MPI_STATUS_IGNORE);
+        PMPI_Request_free(&p->real);
+    } else {
+        PMPI_Wait(&p->real, MPI_STATUS_IGNORE);
+    }
+    p->real = MPI_REQUEST_NULL;
+}
+
 static void drive_orphans(void)
 {
     mc_prec **pp = &orphans;
     while (*pp) {
         mc_prec *p = *pp;
-        if (mc_p2p_hook.prec_progress(p) && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
+        int done = mc_p2p_hook.prec_progress(p);
+        if (done && p->real != MPI_REQUEST_NULL && p->user_freed && p->real == p->user)
+            orphan_release_real(p);
+        if (done && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
             && !p->deferred) {
             *pp = p->orphan_next;
             if (p->slot)
@@ -500,8 +519,13 @@ void mc_eng_finalize(void)
         drive_orphans();
     for (mc_prec *p = live; p; p = p->live_next)
         cancel_mirror(p);
-    for (mc_prec *p = orphans; p; p = p->orphan_next)
+    for (mc_prec *p = orphans; p; p = p->orphan_next) {
         cancel_mirror(p);
+        /* An operation freed by the program and never completed: its
+         * request goes back to MPI, freed as the program asked. */
+        if (p->real != MPI_REQUEST_NULL && p->real == p->user)
+            PMPI_Request_free(&p->real);
+    }
     /* Every envelope sent must be received here or by a mirror: agree on
      * the totals, draining until they match (bounded: an envelope of a
      * message still in flight after a second is given up). */

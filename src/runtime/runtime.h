@@ -167,6 +167,7 @@ typedef struct mc_prec {
     int greq;               /* the user handle is a generalized request the engine completes */
     int greq_done;          /* PMPI_Grequest_complete was called */
     int user_freed;         /* MPI_Request_free while active: the engine finishes it */
+    const void *freed_caller;   /* where the program freed it */
     int cancelled;          /* the engine cancelled it (deferred receive) */
     int checked;            /* envelope compared with the receive */
     int mirror_cancelled;

@@ -79,6 +79,8 @@ const char *mc_obj_kind_name(int kind)
 static void obj_drop(mc_obj *o)
 {
     HASH_DEL(table, o);
+    if (o->key.kind == MC_OBJ_REQUEST)
+        mc_requests_dropped(o);
     if (o->embedded)
         o->linked = 0;
     else

@@ -48,6 +48,11 @@ typedef struct mc_obj {
     int committed;
     /* requests */
     int persistent, active;
+    int copies;             /* more live requests with this same handle (MPI hands out one
+                             * shared handle for operations it finished at once) */
+    int tests;              /* completion calls that found it unfinished (leak reports) */
+    int starts;             /* persistent: MPI_Start(all) calls that started it */
+    const void *start_caller;   /* persistent: where the last of them was called */
     /* The runtime's record of the object (runtime.h), NULL when it has
      * none: for a communicator its shadow (mc_pcomm, which the runtime
      * frees); for a request the engine holds, the record this entry is
@@ -108,8 +113,22 @@ extern const mc_module mc_track_module;
 /* Request bookkeeping (requests.c), called by mc_track_pre/post. */
 void mc_requests_pre(mc_call *c);
 void mc_requests_post(mc_call *c);
-/* invalid-argument: MPI_Start(all) of a persistent request still active. */
-void mc_requests_check_start(mc_call *c);
+/* How a request the program no longer holds ended: the call that
+ * completed or freed it. Kept for the last MC_ENDED_MAX requests that
+ * ended (a fixed pool: memory stays flat), and forgotten when MPI hands
+ * the handle out again. Table lock held. */
+#define MC_ENDED_MAX 256
+typedef struct {
+    int fn;                 /* the call that ended it */
+    const void *caller;
+    int made_fn;            /* the call that made it */
+    const void *made_caller;
+} mc_request_end;
+/* 1 and *how when the handle is one that a call of the program ended
+ * and that was not handed out again. */
+int mc_requests_ended(MPI_Request r, mc_request_end *how);
+/* objects.c: a request's entry left the table. */
+void mc_requests_dropped(const mc_obj *o);
 /* After a failed call: only the requests MPI set to MPI_REQUEST_NULL. */
 void mc_requests_after_error(mc_call *c);
 

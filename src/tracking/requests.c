@@ -9,12 +9,86 @@
  * alike. Persistent requests keep their handle; for them the completion
  * outputs (flag, index, indices) of the handful of Wait/Test calls say which
  * became inactive.
+ *
+ * Handles that ended are remembered for a while (mc_requests_ended): a
+ * copy of a handle the program still uses after its request ended names a
+ * request MPI may have freed or given to another operation.
  */
 #include <stdlib.h>
 #include "objects.h"
 #include "skipped.h"
 #include "report.h"
 #include "state.h"
+
+/* ---- requests that ended ------------------------------------------------ */
+
+typedef struct {
+    mc_obj_key key;
+    mc_request_end how;
+    int used;
+    UT_hash_handle hh;
+} ended_req;
+
+static ended_req ended_pool[MC_ENDED_MAX];   /* a ring: the oldest goes first */
+static unsigned ended_next;
+static ended_req *ended_table;
+
+static void ended_forget(uint64_t bits)
+{
+    mc_obj_key key = {MC_OBJ_REQUEST, bits};
+    ended_req *e;
+    HASH_FIND(hh, ended_table, &key, sizeof key, e);
+    if (e) {
+        HASH_DEL(ended_table, e);
+        e->used = 0;
+    }
+}
+
+/* The entry of a request left the table (objects.c): what made it is
+ * kept under its handle; the call that ended it comes next (ended_by),
+ * when the program's call did. */
+void mc_requests_dropped(const mc_obj *o)
+{
+    uint64_t bits = o->key.bits;
+    ended_forget(bits);
+    ended_req *e = &ended_pool[ended_next++ % MC_ENDED_MAX];
+    if (e->used)
+        HASH_DEL(ended_table, e);
+    e->key = (mc_obj_key){MC_OBJ_REQUEST, bits};
+    e->how.fn = -1;
+    e->how.caller = NULL;
+    e->how.made_fn = o->origin.fn;
+    e->how.made_caller = o->origin.npcs > 0 ? (const void *)o->origin.pcs[0] : NULL;
+    e->used = 1;
+    HASH_ADD(hh, ended_table, key, sizeof e->key, e);
+}
+
+static void ended_by(uint64_t bits, const mc_call *c)
+{
+    mc_obj_key key = {MC_OBJ_REQUEST, bits};
+    ended_req *e;
+    HASH_FIND(hh, ended_table, &key, sizeof key, e);
+    if (e && e->how.fn < 0) {
+        e->how.fn = c->fn;
+        e->how.caller = c->caller;
+    }
+}
+
+int mc_requests_ended(MPI_Request r, mc_request_end *how)
+{
+    if (!ended_table)
+        return 0;
+    mc_obj_key key = {MC_OBJ_REQUEST, MC_BITS(r)};
+    ended_req *e;
+    HASH_FIND(hh, ended_table, &key, sizeof key, e);
+    if (!e || e->how.fn < 0)
+        return 0;       /* not ended by a call of the program's */
+    if (how)
+        *how = e->how;
+    return 1;
+}
+
+/* ---- the calls ------------------------------------------------------------ */
 
 void mc_requests_pre(mc_call *c)
 {
@@ -41,30 +115,6 @@ void mc_requests_pre(mc_call *c)
     }
     memcpy(c->req_before, c->vals[i].p, (size_t)n * sizeof(MPI_Request));
     c->nreq_before = n;
-}
-
-/* MPI_Start/MPI_Startall on a persistent request that is still active (its
- * last start not completed) is erroneous (MPI-4.0 sec. 3.9). */
-void mc_requests_check_start(mc_call *c)
-{
-    if (c->fn != MC_FN_MPI_Start && c->fn != MC_FN_MPI_Startall)
-        return;
-    MC_LOCK();
-    for (int k = 0; k < c->nreq_before; k++) {
-        mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(c->req_before[k]));
-        if (o && o->persistent && o->active) {
-            if (c->fn == MC_FN_MPI_Startall)
-                mc_report_arg_origin(c, c->desc->req_in, &o->origin, "element %d is a persistent "
-                                     "request still active: its last start was not completed "
-                                     "(MPI_Wait/MPI_Test) before this one", k);
-            else
-                mc_report_arg_origin(c, c->desc->req_in, &o->origin, "is a persistent request "
-                                     "still active: its last start was not completed "
-                                     "(MPI_Wait/MPI_Test) before this one");
-            break;
-        }
-    }
-    MC_UNLOCK();
 }
 
 /* Which of the snapshotted requests did this call complete? (persistent ones
@@ -108,14 +158,25 @@ void mc_requests_post(mc_call *c)
     if (out >= 0 && c->vals[out].p) {
         MPI_Request r = *(const MPI_Request *)c->vals[out].p;
         if (r != MPI_REQUEST_NULL) {
+            int persistent = (d->flags & MC_FLAG_PERSISTENT) != 0;
+            if (ended_table)
+                ended_forget(MC_BITS(r));
             /* The engine may have entered the request already, as part of
-             * its record of it (runtime.h): that entry stays. */
+             * its record of it (runtime.h): that entry stays. A live
+             * nonpersistent request's handle handed out again is a shared
+             * one (Open MPI's for operations done at once, MPICH's
+             * built-in complete requests): one more copy, each ended by
+             * its own completion. */
             mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(r));
-            if (!o || !o->embedded)
-                o = mc_obj_add(MC_OBJ_REQUEST, MC_BITS(r), c, 0);
-            if (o) {
-                o->persistent = (d->flags & MC_FLAG_PERSISTENT) != 0;
-                o->active = !o->persistent;
+            if (o && !o->embedded && !persistent && !o->persistent && o->active) {
+                o->copies++;
+            } else {
+                if (!o || !o->embedded)
+                    o = mc_obj_add(MC_OBJ_REQUEST, MC_BITS(r), c, 0);
+                if (o) {
+                    o->persistent = persistent;
+                    o->active = !o->persistent;
+                }
             }
         }
     }
@@ -143,17 +204,27 @@ static void update_snapshotted(mc_call *c, int ok)
         MPI_Request before = c->req_before[k];
         if (before == MPI_REQUEST_NULL)
             continue;
+        mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(before));
         if (now[k] == MPI_REQUEST_NULL) {
+            if (o && o->copies > 0 && !o->embedded) {
+                o->copies--;
+                continue;
+            }
             mc_obj_remove(MC_OBJ_REQUEST, MC_BITS(before));
+            ended_by(MC_BITS(before), c);
             continue;
         }
-        mc_obj *o = ok ? mc_obj_find(MC_OBJ_REQUEST, MC_BITS(before)) : NULL;
-        if (!o)
+        if (!o || !ok)
             continue;
-        if (starts)
+        if (starts) {
             o->active = 1;
-        else if (o->persistent && completed(c, k))
+            o->starts++;
+            o->start_caller = c->caller;
+        } else if (o->persistent && completed(c, k)) {
             o->active = 0;
+        } else if (o->active && c->fn != MC_FN_MPI_Cancel) {
+            o->tests++;
+        }
     }
     if (c->req_before != c->req_inline)
         free(c->req_before);

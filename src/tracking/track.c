@@ -46,7 +46,6 @@ void mc_track_pre(mc_call *c)
         }
     }
     mc_requests_pre(c);
-    mc_requests_check_start(c);
 }
 
 /* The communicator an MPI_Comm_idup copies: its new handle may not be queried
@@ -102,6 +101,7 @@ static void track_new_type(mc_call *c, MPI_Datatype type)
 /* Roles only requests.c acts on: a call with no other tracked role (Isend,
  * Wait, ...) skips the loop below. */
 #define REQ_ONLY (MC_ROLE_BIT(MC_ROLE_REQ) | MC_ROLE_BIT(MC_ROLE_REQ_ARRAY) | MC_ROLE_BIT(MC_ROLE_REQ_OUT) \
+    | MC_ROLE_BIT(MC_ROLE_REQ_VAL) \
     | MC_ROLE_BIT(MC_ROLE_COMM) | MC_ROLE_BIT(MC_ROLE_DATATYPE) | MC_ROLE_BIT(MC_ROLE_COUNT) \
     | MC_ROLE_BIT(MC_ROLE_DEST) | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_STAG) \
     | MC_ROLE_BIT(MC_ROLE_RTAG) | MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF) \
