@@ -133,6 +133,8 @@ static void check_free(mc_call *c, int argi, const mc_obj *o)
     const char *made = mc_fn_table[o->origin.fn].name;
     switch (family(o->origin.fn)) {
     case FAMILY_P2P:
+        if (o->cancelled)
+            break;      /* cancelled, then freed: the program gave the operation up */
         mc_report_call_origin(MC_CLASS_REQUEST_FREE_ACTIVE, c, &at,
                               "MPI_Request_free of an active request (%s%s, not completed): MPI "
                               "finishes the operation in the background, but the program cannot "

@@ -21,7 +21,7 @@
 /* Our value-taking options, in --help order. */
 static const char *const value_opts[] = {
     "timeout", "mode", "report", "sarif", "mpi", "launcher",
-    "error-exitcode", "abort-on-deadlock", "graph",
+    "error-exitcode", "abort-on-deadlock", "check-buffers", "graph",
 };
 #define NVALUE_OPTS (sizeof value_opts / sizeof value_opts[0])
 
@@ -216,6 +216,9 @@ void mc_args_usage(FILE *out)
 "  --abort-on-deadlock=yes|no MPICHECK_ABORT_ON_DEADLOCK default yes\n"
 "      end the job after reporting a deadlock, or a collective mismatch MPI cannot\n"
 "      survive; no: leave it to MPI\n"
+"  --check-buffers=yes|no    MPICHECK_CHECK_BUFFERS      default yes\n"
+"      checksum the buffer of every active send: report it when it changes before\n"
+"      the send completes (buffer-modified)\n"
 "  --graph=FILE              MPICHECK_GRAPH              default: none\n"
 "      write a deadlock's wait-for graph to FILE (Graphviz DOT), and FILE.svg when\n"
 "      graphviz's dot is installed\n"

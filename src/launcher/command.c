@@ -268,6 +268,7 @@ int mc_build_command(const mc_command_spec *spec, mc_command *cmd)
         add_env(cmd, &envcap, "MPICHECK_MODE", mc_mode_name(cfg->mode)) ||
         add_env(cmd, &envcap, "MPICHECK_ABORT_ON_DEADLOCK",
                 cfg->abort_on_deadlock ? "yes" : "no") ||
+        add_env(cmd, &envcap, "MPICHECK_CHECK_BUFFERS", cfg->check_buffers ? "yes" : "no") ||
         add_env(cmd, &envcap, "MPICHECK_COLOR", spec->color ? "1" : "0"))
         goto fail;
 

@@ -161,6 +161,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
             if (rc == MPI_SUCCESS) {
                 p->greq = 1;
                 *req = g;
+                mc_bufwatch_start(p, buf, count, t);
                 mc_prec_insert(p, g, c);
             } else {
                 prec_release_slot(p);
@@ -169,6 +170,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
         }
     } else if (rc == MPI_SUCCESS) {
         *req = p->real;
+        mc_bufwatch_start(p, buf, count, t);
         mc_prec_insert(p, p->real, c);
     } else {
         prec_release_slot(p);
@@ -233,6 +235,7 @@ int mc_start_one(mc_call *c, MPI_Request *req)
         int owned = needs_ack(p->mode) && !p->relaxed;
         mc_env_slot *s = mc_env_send(&sc, pc, p->mode, p->buf, p->count, p->type, p->peer, p->tag, owned);
         p->slot = owned ? s : NULL;
+        mc_bufwatch_start(p, p->buf, p->count, p->type);
         return rc;
     }
     return mc_recv_post(&sc, pc, p->buf, p->count, p->type, p->peer, p->tag, p);

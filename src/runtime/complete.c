@@ -86,8 +86,10 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
 }
 
 /* The engine is done with p after the application's call completed it. */
-static void finished(mc_prec *p, MPI_Status *st)
+static void finished(const mc_call *c, mc_prec *p, MPI_Status *st)
 {
+    if (p->bufsum_on)
+        mc_bufwatch_end(p, c);
     if (p->persistent) {
         /* Only the completion of an active start has a status to give; an
          * inactive request's is MPI's empty one. */
@@ -231,7 +233,7 @@ int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status)
     mc_eng_wait(c, set_ready, set_describe, &s);
     int rc = PMPI_Wait(req, status);
     if (p)
-        finished(p, status);
+        finished(c, p, status);
     mc_eng_unlock();
     return rc;
 }
@@ -254,7 +256,7 @@ int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *status
     int rc = PMPI_Waitall(n, reqs, statuses);
     for (int i = 0; i < n; i++)
         if (recs[i])
-            finished(recs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+            finished(c, recs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
     if (recs != inl)
         free(recs);
     mc_eng_unlock();
@@ -299,7 +301,7 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
         if (flag)
             *flag = 1;
         if (p)
-            finished(p, status);
+            finished(c, p, status);
     }
     if (recs != inl)
         free(recs);
@@ -347,7 +349,7 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
                 st->MPI_ERROR = MPI_SUCCESS;
             }
             if (p)
-                finished(p, st);
+                finished(c, p, st);
             indices[k++] = i;
         }
         *outcount = k;
@@ -369,7 +371,7 @@ int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status
     if (mc_p2p_hook.prec_progress(p)) {
         rc = PMPI_Test(req, flag, status);
         if (*flag)
-            finished(p, status);
+            finished(c, p, status);
     } else {
         *flag = 0;
     }
@@ -400,7 +402,7 @@ int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Sta
             if (*flag)
                 for (int i = 0; i < n; i++)
                     if (recs[i])
-                        finished(recs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+                        finished(c, recs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
         } else {
             *flag = 0;
         }

@@ -224,6 +224,8 @@ static void drive_orphans(void)
         int done = mc_p2p_hook.prec_progress(p);
         if (done && p->real != MPI_REQUEST_NULL && p->user_freed && p->real == p->user)
             orphan_release_real(p);
+        if (done && p->bufsum_on && p->real == MPI_REQUEST_NULL)
+            mc_bufwatch_end_freed(p);
         if (done && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
             && !p->deferred) {
             *pp = p->orphan_next;

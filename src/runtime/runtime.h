@@ -174,6 +174,8 @@ typedef struct mc_prec {
     int mode;               /* send mode */
     int relaxed;            /* strict wait given up after a potential-deadlock report */
     int err;                /* error of a real receive the engine made (returned at completion) */
+    int bufsum_on;          /* send: bufsum holds the checksum of buf taken at its start */
+    uint64_t bufsum;
     uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
     MPI_Comm comm;
     int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
@@ -279,6 +281,11 @@ int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Sta
 int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status);
 int mc_complete_cancel(mc_call *c, MPI_Request *req);
 int mc_complete_free(mc_call *c, MPI_Request *req);
+
+/* buffer-modified (bufwatch.c): the checksum of a send's buffer taken as
+ * it starts (with --check-buffers), compared when it completes. Keeps
+ * buf, count and type in p. */
+void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type);
 
 /* Init/Finalize. */
 void mc_eng_start(void);

@@ -12,6 +12,11 @@
  * driven to completion. */
 int mc_eng_has_orphans(void);
 
+/* bufwatch.c: buffer-modified. The end functions compare and report: the
+ * program's call c completed the send, or MPI finished a freed one. */
+void mc_bufwatch_end(mc_prec *p, const mc_call *c);
+void mc_bufwatch_end_freed(mc_prec *p);
+
 /* deadlock_answer.c: whether a lower rank's detection asked this rank to
  * leave detection to it for now. */
 int mc_dl_deferred(void);

@@ -53,6 +53,7 @@ typedef struct mc_obj {
     int tests;              /* completion calls that found it unfinished (leak reports) */
     int starts;             /* persistent: MPI_Start(all) calls that started it */
     const void *start_caller;   /* persistent: where the last of them was called */
+    int cancelled;          /* MPI_Cancel was called on it (freeing it then is the way out) */
     /* The runtime's record of the object (runtime.h), NULL when it has
      * none: for a communicator its shadow (mc_pcomm, which the runtime
      * frees); for a request the engine holds, the record this entry is

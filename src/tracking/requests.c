@@ -220,9 +220,12 @@ static void update_snapshotted(mc_call *c, int ok)
             o->active = 1;
             o->starts++;
             o->start_caller = c->caller;
+            o->cancelled = 0;
+        } else if (c->fn == MC_FN_MPI_Cancel) {
+            o->cancelled = o->active;
         } else if (o->persistent && completed(c, k)) {
             o->active = 0;
-        } else if (o->active && c->fn != MC_FN_MPI_Cancel) {
+        } else if (o->active) {
             o->tests++;
         }
     }

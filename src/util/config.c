@@ -27,7 +27,7 @@
 
 typedef enum {
     K_TIMEOUT, K_MODE, K_REPORT, K_SARIF, K_MPI, K_LAUNCHER,
-    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_GRAPH, K_DIR, K_COLOR
+    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_CHECK_BUFFERS, K_GRAPH, K_DIR, K_COLOR
 } setting_kind;
 
 /* The public options first (in the order --help lists them), then the
@@ -50,6 +50,8 @@ static const struct {
      "expected an integer from 0 to 255"},
     {"abort-on-deadlock", "MPICHECK_ABORT_ON_DEADLOCK", K_ABORT_ON_DEADLOCK,
      "expected yes or no (also true/false, 1/0, on/off)"},
+    {"check-buffers", "MPICHECK_CHECK_BUFFERS", K_CHECK_BUFFERS,
+     "expected yes or no (also true/false, 1/0, on/off)"},
     {"graph", "MPICHECK_GRAPH", K_GRAPH, "expected a file name"},
     {"dir", "MPICHECK_DIR", K_DIR, "expected a directory name"},
     {"color", "MPICHECK_COLOR", K_COLOR, "expected 0 or 1"},
@@ -69,6 +71,7 @@ void mc_config_defaults(mc_config *cfg)
     cfg->mpi = MC_MPI_UNKNOWN;
     cfg->error_exitcode = MC_DEFAULT_ERROR_EXITCODE;
     cfg->abort_on_deadlock = 1;
+    cfg->check_buffers = 1;
     cfg->color = 0;
 }
 
@@ -209,6 +212,11 @@ static int apply(mc_config *cfg, int idx, const char *value, const char *where,
         ok = mc_parse_bool(value, &n) == 0;
         if (ok)
             cfg->abort_on_deadlock = n;
+        break;
+    case K_CHECK_BUFFERS:
+        ok = mc_parse_bool(value, &n) == 0;
+        if (ok)
+            cfg->check_buffers = n;
         break;
     case K_COLOR:
         ok = mc_parse_bool(value, &n) == 0;

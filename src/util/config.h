@@ -12,6 +12,7 @@
  *   --launcher=CMD           MPICHECK_LAUNCHER           default: matching mpirun
  *   --error-exitcode=N       MPICHECK_ERROR_EXITCODE     0..255, default 3
  *   --abort-on-deadlock=yes|no MPICHECK_ABORT_ON_DEADLOCK default yes
+ *   --check-buffers=yes|no   MPICHECK_CHECK_BUFFERS      default yes
  *   --graph=FILE             MPICHECK_GRAPH              DOT file of a deadlock's wait-for graph
  * Internal (set by the launcher for the ranks; documented in docs/usage.md):
  *   MPICHECK_DIR             directory for the per-rank report parts
@@ -35,6 +36,7 @@ typedef struct {
     char *launcher;         /* NULL: the matching mpirun */
     int error_exitcode;
     int abort_on_deadlock;  /* 1 yes, 0 no */
+    int check_buffers;      /* 1: buffer-modified checks (checksums of active send buffers) */
     char *dir;              /* MPICHECK_DIR; NULL when not under the launcher */
     int color;
 } mc_config;

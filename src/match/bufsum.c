@@ -1,0 +1,81 @@
+/*
+ * bufsum.c - checksums of the bytes a (count, datatype) buffer covers
+ * (bufsum.h).
+ */
+#include <stdlib.h>
+#define XXH_STATIC_LINKING_ONLY     /* XXH3_state_t on the stack */
+#include <xxhash.h>
+#include "bufsum.h"
+#include "skipped.h"
+
+/* Packed bytes per PMPI_Pack: large enough that the calls cost little next
+ * to the copying, small enough for the stack. */
+#define CHUNK 8192
+
+MPI_Count mc_bufsum_bytes(MPI_Count count, MPI_Datatype t)
+{
+    MPI_Count size;
+    if (count < 0 || PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
+        return -1;
+    return count * size;
+}
+
+/* Packs count elements of t from buf in pieces and feeds them to st. */
+static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Datatype t,
+                      MPI_Count size, MPI_Aint extent)
+{
+    char stack[CHUNK];
+    char *out = stack;
+    MPI_Count per = size > 0 && size <= CHUNK ? CHUNK / size : 1;
+    size_t outlen = CHUNK;
+    if (size > CHUNK) {
+        /* One element is larger than the piece: pack one at a time. */
+        out = mc_malloc((size_t)size);
+        if (!out)
+            return -1;
+        outlen = (size_t)size;
+    }
+    int rc = 0;
+    for (MPI_Count done = 0; done < count && rc == 0; ) {
+        MPI_Count n = count - done < per ? count - done : per;
+        int pos = 0;
+        if (n > INT32_MAX || outlen > INT32_MAX
+            || PMPI_Pack(buf + done * extent, (int)n, t, out, (int)outlen, &pos, MPI_COMM_SELF) != MPI_SUCCESS)
+            rc = -1;
+        else
+            XXH3_64bits_update(st, out, (size_t)pos);
+        done += n;
+    }
+    if (out != stack)
+        free(out);
+    return rc;
+}
+
+int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum)
+{
+    MPI_Count size, tlb, textent, lb, extent;
+    if (count <= 0) {
+        *sum = XXH3_64bits(NULL, 0);
+        return 0;
+    }
+    if (PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size == MPI_UNDEFINED
+        || PMPI_Type_get_true_extent_x(t, &tlb, &textent) != MPI_SUCCESS
+        || PMPI_Type_get_extent_x(t, &lb, &extent) != MPI_SUCCESS)
+        return -1;
+    if (size == 0) {
+        *sum = XXH3_64bits(NULL, 0);
+        return 0;
+    }
+    /* Contiguous: the element has no holes and elements follow each
+     * other without gaps. */
+    if (size == textent && (count == 1 || extent == size)) {
+        *sum = XXH3_64bits((const char *)buf + tlb, (size_t)(count * size));
+        return 0;
+    }
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    if (sum_packed(&st, buf, count, t, size, (MPI_Aint)extent) != 0)
+        return -1;
+    *sum = XXH3_64bits_digest(&st);
+    return 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * bufsum.h - a checksum of the bytes a buffer of (count, datatype) covers,
+ * for the buffer-modified check (runtime/bufwatch.c): taken when a send
+ * starts, taken again when it completes; a difference means the program
+ * wrote the buffer while MPI could still be reading it.
+ *
+ * RATIONALE: only the bytes the datatype's type map covers count (the holes
+ * of a derived datatype may change freely), so a contiguous layout is
+ * hashed in place and any other one is packed by MPI itself (PMPI_Pack, a
+ * few kilobytes at a time) and hashed as it is packed: the type map is
+ * never re-implemented here. MPI_BOTTOM with absolute addresses works the
+ * same way. The hash is xxHash's XXH3 (libxxhash), streamed.
+ *
+ * Needs MPI initialized; PMPI_ calls only.
+ */
+#ifndef MPICHECK_BUFSUM_H
+#define MPICHECK_BUFSUM_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* The checksum of count elements of type t at buf. 0 and *sum set, or -1
+ * when MPI cannot say what the buffer covers (the check is then skipped). */
+int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum);
+
+/* Bytes of data count elements of t hold (their packed size), -1 if unknown. */
+MPI_Count mc_bufsum_bytes(MPI_Count count, MPI_Datatype t);
+
+#endif
