@@ -6,6 +6,7 @@
  * Leaks from one call site are folded into one finding with a count: a loop
  * that leaks a request per iteration is one bug, not ten thousand.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include "checks.h"
 #include "skipped.h"
@@ -17,6 +18,7 @@ typedef struct {
     int state;          /* requests: 1 active (never completed), 0 inactive persistent */
     const mc_obj *first;
     int count;
+    long tests, starts;     /* requests: of all the site's leaks (leak reports say how far they got) */
 } leak_site;
 
 typedef struct {
@@ -40,6 +42,8 @@ static void collect(mc_obj *o, void *arg)
     for (int i = 0; i < l->n; i++) {
         if (same_site(&l->sites[i], o, state)) {
             l->sites[i].count++;
+            l->sites[i].tests += o->tests;
+            l->sites[i].starts += o->starts;
             return;
         }
     }
@@ -51,7 +55,7 @@ static void collect(mc_obj *o, void *arg)
         l->sites = s;
         l->cap = cap;
     }
-    l->sites[l->n++] = (leak_site){(int)o->key.kind, state, o, 1};
+    l->sites[l->n++] = (leak_site){(int)o->key.kind, state, o, 1, o->tests, o->starts};
 }
 
 static const char *free_call(int kind)
@@ -78,15 +82,25 @@ static void report_site(const leak_site *s)
                          s->count, mc_obj_kind_name(s->kind), plural, creator,
                          s->count > 1 ? "were" : "was", free_call(s->kind));
     } else if (s->state) {
+        char tested[96] = "never waited on or tested";
+        if (s->tests > 0)
+            snprintf(tested, sizeof tested, "tested %ld time%s without completing", s->tests,
+                     s->tests > 1 ? "s" : "");
         mc_report_origin(MC_CLASS_REQUEST_LEAK, &o->origin,
                          "%d request%s started by %s %s never completed before MPI_Finalize "
-                         "(complete it with MPI_Wait/MPI_Test, or cancel it)", s->count, plural,
-                         creator, s->count > 1 ? "were" : "was");
+                         "(%s%s; complete it with MPI_Wait/MPI_Test, or cancel it)", s->count,
+                         plural, creator, s->count > 1 ? "were" : "was", tested,
+                         s->count > 1 ? " in all" : "");
     } else {
+        char started[64] = "never started";
+        if (s->starts == 1)
+            snprintf(started, sizeof started, "started once and completed");
+        else if (s->starts > 1)
+            snprintf(started, sizeof started, "started %ld times, each start completed", s->starts);
         mc_report_origin(MC_CLASS_REQUEST_LEAK, &o->origin,
                          "%d persistent request%s created by %s %s never freed before MPI_Finalize "
-                         "(call MPI_Request_free)", s->count, plural, creator,
-                         s->count > 1 ? "were" : "was");
+                         "(%s%s; call MPI_Request_free)", s->count, plural, creator,
+                         s->count > 1 ? "were" : "was", started, s->count > 1 ? " in all" : "");
     }
 }
 
