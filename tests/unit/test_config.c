@@ -174,6 +174,13 @@ START_TEST(test_exitcode_and_bool)
     ck_assert_int_ne(set("abort-on-deadlock", "maybe"), 0);
     ck_err_has("'maybe' for --abort-on-deadlock");
     ck_err_has("yes or no");
+    ck_assert_int_eq(cfg.check_buffers, 1);     /* the default */
+    ck_assert_int_eq(set("check-buffers", "no"), 0);
+    ck_assert_int_eq(cfg.check_buffers, 0);
+    ck_assert_int_eq(set("check-buffers", "yes"), 0);
+    ck_assert_int_eq(cfg.check_buffers, 1);
+    ck_assert_int_ne(set("check-buffers", "sometimes"), 0);
+    ck_err_has("'sometimes' for --check-buffers");
 }
 END_TEST
 
@@ -184,6 +191,7 @@ START_TEST(test_unknown_option_and_env_names)
     ck_assert_str_eq(mc_config_env_name("timeout"), "MPICHECK_TIMEOUT");
     ck_assert_str_eq(mc_config_env_name("error-exitcode"), "MPICHECK_ERROR_EXITCODE");
     ck_assert_str_eq(mc_config_env_name("abort-on-deadlock"), "MPICHECK_ABORT_ON_DEADLOCK");
+    ck_assert_str_eq(mc_config_env_name("check-buffers"), "MPICHECK_CHECK_BUFFERS");
     ck_assert_ptr_null(mc_config_env_name("nope"));
     ck_assert_ptr_null(mc_config_env_name(NULL));
 }
