@@ -16,6 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The process's peak resident set in KiB (Linux /proc), -1 elsewhere. */
+static long peak_kib(void)
+{
+    char line[256];
+    long kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib;
+}
+
 int main(int argc, char **argv)
 {
     int rank, iters = argc > 1 ? atoi(argv[1]) : 1000;
@@ -41,8 +56,8 @@ int main(int argc, char **argv)
     }
     double dt = MPI_Wtime() - t0;
     if (rank == 0)
-        printf("buffers %d %ld %s %.1f ns\n", iters, bytes, vector ? "vector" : "contiguous",
-               dt * 1e9 / iters);
+        printf("buffers %d %ld %s %.1f ns peak %ld KiB\n", iters, bytes,
+               vector ? "vector" : "contiguous", dt * 1e9 / iters, peak_kib());
     if (vector)
         MPI_Type_free(&t);
     free(out);
