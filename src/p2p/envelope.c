@@ -50,7 +50,7 @@ static mc_env_slot *slot_get(void)
 }
 
 mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MPI_Count count,
-                         MPI_Datatype type, int dest, int tag, int owned)
+                         MPI_Datatype type, int dest, int tag, int owned, const uint64_t *sum)
 {
     mc_env_slot *s = slot_get();
     mc_env stack_env;
@@ -69,6 +69,10 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     e->tag = tag;
     mc_site_encode(c->caller, &e->site_mod, &e->site_off);
     mc_typesig_msg(type, (uint64_t)count, &e->sig);
+    if (sum) {
+        e->flags |= MC_ENV_SUM;
+        e->data_sum = *sum;
+    }
     if (!s) {
         if (PMPI_Send(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow) == MPI_SUCCESS)
             mc_env_sent++;
@@ -206,15 +210,15 @@ static void receiver_call(mc_call_text *ct, const mc_prec *p)
     mc_report_fill_call_vals(ct, p->fn, vals, d->nparams < 16 ? d->nparams : 16, &pc, pc ? 1 : 0);
 }
 
-void mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,
-                  MPI_Datatype rtype, MPI_Count rcount)
+int mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,
+                 MPI_Datatype rtype, MPI_Count rcount)
 {
     if (e->magic != MC_ENV_MAGIC)
-        return;
+        return 0;
     mc_sig_result res;
     mc_typesig_compare(&e->sig, rtype, (uint64_t)rcount, 0, &res);
     if (res.verdict != MC_SIG_MISMATCH && res.verdict != MC_SIG_TRUNCATED)
-        return;
+        return res.verdict == MC_SIG_MATCH;
     char sent[160], recv[160], why[256];
     mc_sig_msg_render(&e->sig, sent, sizeof sent);
     mc_typesig_render(rtype, (uint64_t)rcount, recv, sizeof recv);
@@ -238,6 +242,7 @@ void mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, 
                        "type signatures differ: rank %d (world rank %d) sent %s with %s (tag %d), "
                        "received as %s: %s",
                        source, sw, sent, scall, e->tag, recv, why);
+    return 0;
 }
 
 void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats)

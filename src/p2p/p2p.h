@@ -16,18 +16,20 @@
 /* Bytes of e that go on the wire. */
 int mc_env_wire_size(const mc_env *e);
 
-/* Sends the envelope for a send of count x type to dest/tag on pc; returns
- * the slot (owned: the caller watches it) or NULL when it could not be sent. */
+/* Sends the envelope for a send of count x type to dest/tag on pc, with
+ * the data's checksum when sum is given; returns the slot (owned: the
+ * caller watches it) or NULL when it could not be sent. */
 mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MPI_Count count,
-                         MPI_Datatype type, int dest, int tag, int owned);
+                         MPI_Datatype type, int dest, int tag, int owned, const uint64_t *sum);
 /* Tests slots in flight and frees the finished unowned ones. */
 void mc_env_reap(int all);
 /* A slot's owner lets it go. */
 void mc_env_release(mc_env_slot *s);
 
 /* Compares a received envelope with a receive (type-mismatch, truncation)
- * and reports; c may be NULL (completion far from the posting call). */
-void mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,
+ * and reports; c may be NULL (completion far from the posting call).
+ * Returns 1 when the signatures matched exactly. */
+int mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,
                   MPI_Datatype rtype, MPI_Count rcount);
 
 /* Posts a receive (blocking or not): mirror, and the real one now or

@@ -53,6 +53,7 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
     p->count = count;
     p->type = type;
     p->checked = 0;
+    p->env_match = 0;
     p->cancelled = 0;
     p->err = MPI_SUCCESS;
     p->mirror_cancelled = 0;
@@ -110,7 +111,7 @@ static void mirror_done(mc_prec *p, const MPI_Status *st)
         p->checked = 1;
         p->status.MPI_SOURCE = st->MPI_SOURCE;
         p->status.MPI_TAG = st->MPI_TAG;
-        mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
+        p->env_match = mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
     }
 }
 
@@ -278,7 +279,7 @@ static void mirror_catch_up(mc_prec *p, const MPI_Status *st)
               MPI_STATUS_IGNORE);
     mc_env_received++;
     p->checked = 1;
-    mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
+    p->env_match = mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
 }
 
 

@@ -58,7 +58,7 @@ static int needs_ack(int mode)
 
 /* Starts a send into p (p->real gets MPI's request): envelope, then data. */
 static int send_start(mc_call *c, mc_pcomm *pc, mc_prec *p, const void *buf, MPI_Count count,
-                      MPI_Datatype t, int dest, int tag, int mode)
+                      MPI_Datatype t, int dest, int tag, int mode, const uint64_t *sum)
 {
     p->kind = MC_PR_SEND;
     p->fn = c->fn;
@@ -77,7 +77,7 @@ static int send_start(mc_call *c, mc_pcomm *pc, mc_prec *p, const void *buf, MPI
     if (rc != MPI_SUCCESS)
         return rc;
     int owned = needs_ack(mode) && !p->relaxed;
-    mc_env_slot *s = mc_env_send(c, pc, mode, buf, count, t, dest, tag, owned);
+    mc_env_slot *s = mc_env_send(c, pc, mode, buf, count, t, dest, tag, owned, sum);
     p->slot = owned ? s : NULL;     /* an unowned slot is recycled once done */
     return rc;
 }
@@ -103,14 +103,14 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
     if (mode == MC_SEND_BUFFERED) {
         rc = real_send(mode, buf, count, t, dest, tag, comm);
         if (rc == MPI_SUCCESS)
-            mc_env_send(c, pc, mode, buf, count, t, dest, tag, 0);
+            mc_env_send(c, pc, mode, buf, count, t, dest, tag, 0, NULL);
         mc_eng_unlock();
         return rc;
     }
     mc_prec p;
     memset(&p, 0, sizeof p);
     p.real = p.mirror = MPI_REQUEST_NULL;
-    rc = send_start(c, pc, &p, buf, count, t, dest, tag, mode);
+    rc = send_start(c, pc, &p, buf, count, t, dest, tag, mode, NULL);
     if (rc == MPI_SUCCESS) {
         mc_eng_wait_prec(c, &p);
         rc = PMPI_Wait(&p.real, MPI_STATUS_IGNORE);
@@ -135,11 +135,13 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
          * still goes, or the receiver's pairing would slip by one. */
         int rc = real_isend(mode, buf, count, t, dest, tag, comm, req);
         if (rc == MPI_SUCCESS)
-            mc_env_send(c, pc, mode, buf, count, t, dest, tag, 0);
+            mc_env_send(c, pc, mode, buf, count, t, dest, tag, 0, NULL);
         mc_eng_unlock();
         return rc;
     }
-    int rc = send_start(c, pc, p, buf, count, t, dest, tag, mode);
+    uint64_t sum;
+    const uint64_t *sump = mc_bufwatch_sum(buf, count, t, &sum) ? &sum : NULL;
+    int rc = send_start(c, pc, p, buf, count, t, dest, tag, mode, sump);
     int done = 0;
     if (rc == MPI_SUCCESS)
         PMPI_Request_get_status(p->real, &done, MPI_STATUS_IGNORE);
@@ -161,7 +163,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
             if (rc == MPI_SUCCESS) {
                 p->greq = 1;
                 *req = g;
-                mc_bufwatch_start(p, buf, count, t);
+                mc_bufwatch_start(p, buf, count, t, sump);
                 mc_prec_insert(p, g, c);
             } else {
                 prec_release_slot(p);
@@ -170,7 +172,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
         }
     } else if (rc == MPI_SUCCESS) {
         *req = p->real;
-        mc_bufwatch_start(p, buf, count, t);
+        mc_bufwatch_start(p, buf, count, t, sump);
         mc_prec_insert(p, p->real, c);
     } else {
         prec_release_slot(p);
@@ -233,9 +235,12 @@ int mc_start_one(mc_call *c, MPI_Request *req)
             return rc;
         p->relaxed = needs_ack(p->mode) && mc_dl_site_relaxed(p->caller);
         int owned = needs_ack(p->mode) && !p->relaxed;
-        mc_env_slot *s = mc_env_send(&sc, pc, p->mode, p->buf, p->count, p->type, p->peer, p->tag, owned);
+        uint64_t sum;
+        const uint64_t *sump = mc_bufwatch_sum(p->buf, p->count, p->type, &sum) ? &sum : NULL;
+        mc_env_slot *s = mc_env_send(&sc, pc, p->mode, p->buf, p->count, p->type, p->peer, p->tag,
+                                     owned, sump);
         p->slot = owned ? s : NULL;
-        mc_bufwatch_start(p, p->buf, p->count, p->type);
+        mc_bufwatch_start(p, p->buf, p->count, p->type, sump);
         return rc;
     }
     return mc_recv_post(&sc, pc, p->buf, p->count, p->type, p->peer, p->tag, p);
@@ -280,7 +285,7 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
     /* The send first: one MPI refuses ends the call before any receive is
      * posted (a posted one would take a message the program receives later). */
     if (dest != MPI_PROC_NULL)
-        rc = send_start(c, pc, &s, sbuf, scount, stype, dest, stag, MC_SEND_STANDARD);
+        rc = send_start(c, pc, &s, sbuf, scount, stype, dest, stag, MC_SEND_STANDARD, NULL);
     if (rc != MPI_SUCCESS) {
         mc_eng_unlock();
         return rc;
@@ -407,7 +412,7 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
         rc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, p->pair_r);
     }
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL && (p->pair_s = mc_prec_alloc()) != NULL)
-        rc = send_start(c, pc, p->pair_s, out, scount, stype, dest, stag, MC_SEND_STANDARD);
+        rc = send_start(c, pc, p->pair_s, out, scount, stype, dest, stag, MC_SEND_STANDARD, NULL);
     MPI_Request g = MPI_REQUEST_NULL;
     if (rc == MPI_SUCCESS)
         rc = mc_recv_greq_start(p, &g);

@@ -15,6 +15,14 @@
  * send's MPI_Start starts, and again when the program's completion call
  * completes it, or, for a freed request, when the engine sees MPI finish
  * it. Turned off with --check-buffers=no.
+ *
+ * The receive side: that checksum travels in the send's envelope, and when
+ * the program's completion call completes the matching nonblocking receive,
+ * the bytes received must hash to it. They differ when the program wrote
+ * the receive buffer while the receive was active and after the data came
+ * (MPI_Irecv(&x, ...); x++; MPI_Wait), or when the sender changed its
+ * buffer during the send. Messages of blocking sends carry no checksum:
+ * hashing every blocking send would add a pass over every byte sent.
  */
 #include <stdlib.h>
 #include "runtime_internal.h"
@@ -23,15 +31,21 @@
 #include "report.h"
 #include "state.h"
 
-void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type)
+int mc_bufwatch_sum(const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum)
 {
-    p->bufsum_on = 0;
-    if (!mc_st.cfg.check_buffers || count <= 0)
+    return mc_st.cfg.check_buffers && count > 0 && mc_bufsum(buf, count, type, sum) == 0;
+}
+
+void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type,
+                       const uint64_t *sum)
+{
+    p->bufsum_on = sum != NULL;
+    if (!sum)
         return;
     p->buf = (void *)buf;
     p->count = count;
     p->type = type;
-    p->bufsum_on = mc_bufsum(buf, count, type, &p->bufsum) == 0;
+    p->bufsum = *sum;
 }
 
 /* Where the send started: its MPI_Start for a persistent request, else the
@@ -93,4 +107,45 @@ void mc_bufwatch_end_freed(mc_prec *p)
                    mc_fn_table[p->fn].name, (long long)bytes, p->buf,
                    " (its request freed with MPI_Request_free: the program cannot know when MPI "
                    "is done with the buffer, and a reply from the receiver is no proof)");
+}
+
+/* Bytes the received message holds, as elements of the receive's
+ * datatype; -1 when they are no whole number of them (the check is then
+ * skipped, as when the signatures did not match exactly). */
+static MPI_Count received_elements(const mc_prec *p)
+{
+    const mc_sig_msg *sig = &p->env.sig;
+    MPI_Count rsize = mc_bufsum_bytes(1, p->type);
+    if (sig->flags & (MC_SIG_OPAQUE | MC_SIG_PACKED | MC_SIG_OVERFLOW) || rsize <= 0)
+        return -1;
+    uint64_t bytes = sig->size * sig->count;
+    if (bytes % (uint64_t)rsize != 0 || bytes / (uint64_t)rsize > (uint64_t)p->count)
+        return -1;
+    return (MPI_Count)(bytes / (uint64_t)rsize);
+}
+
+void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c)
+{
+    if (!mc_st.cfg.check_buffers || !p->checked || !p->env_match || p->cancelled
+        || !(p->env.flags & MC_ENV_SUM) || p->type == MPI_DATATYPE_NULL || p->err != MPI_SUCCESS)
+        return;
+    MPI_Count n = received_elements(p);
+    uint64_t now;
+    if (n < 0 || mc_bufsum(p->buf, n, p->type, &now) != 0 || now == p->env.data_sum)
+        return;
+    mc_origin at = p->obj.origin;
+    if (p->persistent && p->obj.start_caller) {
+        at.fn = MC_FN_MPI_Start;
+        at.nvals = 0;
+        at.npcs = 1;
+        at.pcs[0] = (uintptr_t)p->obj.start_caller;
+    }
+    mc_report_call_origin(MC_CLASS_BUFFER_MODIFIED, c, &at,
+                          "the receive buffer of %s (%lld bytes of data at %p) does not hold what "
+                          "world rank %d sent when this call completed the receive: the program "
+                          "wrote the buffer while the receive was active, or the sender changed "
+                          "its send buffer during the send. MPI-4.0 sec. 3.7.2: the buffer of a "
+                          "nonblocking receive must not be accessed until the receive completes",
+                          mc_fn_table[p->fn].name, (long long)mc_bufsum_bytes(n, p->type), p->buf,
+                          p->env.world_rank);
 }

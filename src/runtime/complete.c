@@ -85,11 +85,24 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
         mc_waitfor_add_comm(w, pc, p->peer);
 }
 
+/* buffer-modified: the program's call c completed p (or told the program
+ * it is complete): the send buffer must not have changed, the receive
+ * buffer must hold what was sent. Each is compared once. */
+static void check_buffers_now(const mc_call *c, mc_prec *p)
+{
+    if (p->bufsum_on) {
+        mc_bufwatch_end(p, c);
+    } else if (p->kind == MC_PR_RECV && p->env_match) {
+        mc_bufwatch_recv_end(p, c);
+        p->env_match = 0;
+    }
+}
+
 /* The engine is done with p after the application's call completed it. */
 static void finished(const mc_call *c, mc_prec *p, MPI_Status *st)
 {
-    if (p->bufsum_on)
-        mc_bufwatch_end(p, c);
+    if (p->active)
+        check_buffers_now(c, p);
     if (p->persistent) {
         /* Only the completion of an active start has a status to give; an
          * inactive request's is MPI's empty one. */
@@ -428,6 +441,11 @@ int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *s
             else if (p->active)
                 *status = p->status;
         }
+        /* The operation is complete now, as far as the program can know:
+         * its buffer may be used from here on, before the MPI_Wait that
+         * frees the request (MPI-4.0 sec. 3.7.3), so it is compared now. */
+        if (*flag && p->active)
+            check_buffers_now(c, p);
     } else {
         *flag = 0;
     }

@@ -58,9 +58,13 @@ typedef struct {
     int32_t tag;
     uint64_t site_mod;      /* sender's call site: module name hash ... */
     uint64_t site_off;      /* ... and offset in that module (site.c) */
+    uint32_t flags;         /* MC_ENV_* */
+    uint32_t pad_;
+    uint64_t data_sum;      /* MC_ENV_SUM: checksum of the data at the send's start (bufwatch.c) */
     mc_sig_msg sig;         /* what was sent (runs cut to sig.nruns) */
 } mc_env;
-_Static_assert(sizeof(mc_env) == 40 + sizeof(mc_sig_msg), "mc_env has padding");
+_Static_assert(sizeof(mc_env) == 56 + sizeof(mc_sig_msg), "mc_env has padding");
+enum { MC_ENV_SUM = 1u << 0 };
 
 
 /* An envelope in flight from this rank. */
@@ -176,6 +180,7 @@ typedef struct mc_prec {
     int err;                /* error of a real receive the engine made (returned at completion) */
     int bufsum_on;          /* send: bufsum holds the checksum of buf taken at its start */
     uint64_t bufsum;
+    int env_match;          /* receive: its envelope's signature matched exactly */
     uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
     MPI_Comm comm;
     int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
@@ -282,10 +287,14 @@ int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *s
 int mc_complete_cancel(mc_call *c, MPI_Request *req);
 int mc_complete_free(mc_call *c, MPI_Request *req);
 
-/* buffer-modified (bufwatch.c): the checksum of a send's buffer taken as
- * it starts (with --check-buffers), compared when it completes. Keeps
- * buf, count and type in p. */
-void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type);
+/* buffer-modified (bufwatch.c). A nonblocking or persistent send's
+ * checksum is taken as it starts (with --check-buffers: 1 and *sum, else
+ * 0); it travels in the envelope and is kept in the send's record (start,
+ * which also keeps buf, count and type in p), to be compared when the
+ * send completes, and by the receiver when its receive completes. */
+int mc_bufwatch_sum(const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum);
+void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type,
+                       const uint64_t *sum);
 
 /* Init/Finalize. */
 void mc_eng_start(void);

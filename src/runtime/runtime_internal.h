@@ -16,6 +16,7 @@ int mc_eng_has_orphans(void);
  * program's call c completed the send, or MPI finished a freed one. */
 void mc_bufwatch_end(mc_prec *p, const mc_call *c);
 void mc_bufwatch_end_freed(mc_prec *p);
+void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c);
 
 /* deadlock_answer.c: whether a lower rank's detection asked this rank to
  * leave detection to it for now. */
