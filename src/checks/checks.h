@@ -19,6 +19,8 @@ int mc_check_call_order(mc_call *c);
  * handles misused (freed or cancelled collective requests, starts of active
  * persistent requests, handles whose request already ended). */
 void mc_check_requests(mc_call *c);
+/* After such a call: the requests it marked busy (MPI_THREAD_MULTIPLE). */
+void mc_check_requests_leave(mc_call *c);
 
 /* leaks.c: resource-leak and request-leak, at MPI_Finalize. */
 void mc_check_leaks_at_finalize(void);

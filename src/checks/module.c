@@ -32,10 +32,17 @@ static void enter(mc_call *c)
         mc_check_requests(c);
 }
 
+static void leave(mc_call *c, int ok)
+{
+    mc_check_requests_leave(c);
+}
+
 const mc_module mc_checks_module = {
     .name = "checks",
     .outside = outside,
     .roles = CHECK_ROLES | REQUEST_ROLES,
     .enter = enter,
+    .leave_roles = REQUEST_ROLES,
+    .leave = leave,
     .end = mc_check_leaks_at_finalize,
 };

@@ -18,7 +18,11 @@
  *   persistent request that is still active, or twice in one MPI_Startall
  *   (sec. 3.9); and using a handle whose request already ended (completed
  *   or freed): a copy of a handle is valid only while its request lives,
- *   after that MPI may have freed it or given it to another operation.
+ *   after that MPI may have freed it or given it to another operation;
+ *   and, under MPI_THREAD_MULTIPLE, a request that one thread completes,
+ *   tests, cancels or frees while another thread's call is doing so
+ *   ("a program in which two threads block, waiting on the same request,
+ *   is erroneous", MPI-4.0 sec. 11.6.2).
  *
  * RATIONALE: tracking's table holds every request the program holds, with
  * the call that made it, and remembers the requests that ended lately
@@ -29,6 +33,7 @@
  * between its end and the table's update, so ended handles are not judged
  * there.
  */
+#include <pthread.h>
 #include "checks.h"
 #include "objects.h"
 #include "report.h"
@@ -185,6 +190,65 @@ static int check_start(mc_call *c, int argi, const MPI_Request *reqs, int n, int
     return 0;
 }
 
+/* ---- one request, two threads ------------------------------------------- */
+
+/* The requests this thread's current call marked busy (MPI_THREAD_MULTIPLE),
+ * unmarked when the call returns. */
+#define BUSY_MAX 16
+static __thread MPI_Request busy_reqs[BUSY_MAX];
+static __thread int nbusy;
+static __thread char busy_self;     /* its address names the thread */
+
+static int completes(int fn)
+{
+    switch (fn) {
+    case MC_FN_MPI_Wait: case MC_FN_MPI_Waitall: case MC_FN_MPI_Waitany: case MC_FN_MPI_Waitsome:
+    case MC_FN_MPI_Test: case MC_FN_MPI_Testall: case MC_FN_MPI_Testany: case MC_FN_MPI_Testsome:
+    case MC_FN_MPI_Request_free: case MC_FN_MPI_Cancel:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Table lock held. 1 when reported. */
+static int check_busy(mc_call *c, int argi, mc_obj *o, MPI_Request r, int n, int k)
+{
+    if (mc_requests_is_shared(r))
+        return 0;
+    if (o->busy && o->busy != &busy_self) {
+        mc_origin other = {.fn = o->busy_fn, .npcs = 1};
+        other.pcs[0] = (uintptr_t)o->busy_caller;
+        char el[32];
+        mc_report_arg_origin(c, argi, &other, "%sis a request another thread is completing, "
+                             "testing or freeing at this moment (in the call shown second): "
+                             "two threads may not complete the same request (MPI-4.0 sec. "
+                             "11.6.2)", element(n, k, el, sizeof el));
+        return 1;
+    }
+    if (!o->busy && nbusy < BUSY_MAX) {
+        o->busy = &busy_self;
+        o->busy_caller = c->caller;
+        o->busy_fn = c->fn;
+        busy_reqs[nbusy++] = r;
+    }
+    return 0;
+}
+
+void mc_check_requests_leave(mc_call *c)
+{
+    if (nbusy == 0)
+        return;
+    MC_LOCK();
+    for (int i = 0; i < nbusy; i++) {
+        mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(busy_reqs[i]));
+        if (o && o->busy == &busy_self)
+            o->busy = NULL;
+    }
+    nbusy = 0;
+    MC_UNLOCK();
+}
+
 void mc_check_requests(mc_call *c)
 {
     const MPI_Request *reqs = NULL;
@@ -194,6 +258,7 @@ void mc_check_requests(mc_call *c)
     if (n == 0)
         return;
     int judge_ended = mc_st.thread_level != MPI_THREAD_MULTIPLE;
+    int judge_busy = !judge_ended && completes(c->fn);
     int starts = c->fn == MC_FN_MPI_Start || c->fn == MC_FN_MPI_Startall;
     MC_LOCK();
     for (int k = 0; k < n; k++) {
@@ -206,6 +271,8 @@ void mc_check_requests(mc_call *c)
                 break;
             continue;
         }
+        if (judge_busy && check_busy(c, argi, o, r, n, k))
+            break;
         if (starts && check_start(c, argi, reqs, n, k, o))
             break;
         if (c->fn == MC_FN_MPI_Request_free)

@@ -124,8 +124,16 @@ static void unlist(mc_prec *p)
 void mc_prec_insert(mc_prec *p, MPI_Request user, const mc_call *c)
 {
     mc_prec *old = mc_prec_find(user);
-    if (old)
+    if (old) {
+        /* MPI handed out a handle a live request still has: a shared one
+         * (Open MPI's for collectives done at once, ...). */
+        if (old->active) {
+            MC_LOCK();
+            mc_requests_shared(MC_BITS(user));
+            MC_UNLOCK();
+        }
         mc_prec_drop(old);
+    }
     p->user = user;
     int persistent = c->desc && (c->desc->flags & MC_FLAG_PERSISTENT);
     MC_LOCK();

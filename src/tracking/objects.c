@@ -92,10 +92,14 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
     mc_obj_key key = {(uint64_t)kind, bits};
     mc_obj *old;
     HASH_FIND(hh, table, &key, sizeof key, old);
-    if (old)
+    if (old) {
         /* A handle value we still hold was handed out again: the old object
-         * is gone (freed by a path we do not see, e.g. inside the library). */
+         * is gone (freed by a path we do not see, e.g. inside the library),
+         * or, for a request still active, the handle is a shared one. */
+        if (kind == MC_OBJ_REQUEST && old->active)
+            mc_requests_shared(bits);
         obj_drop(old);
+    }
     /* Everything but the origin's arrays, which mc_origin_capture fills as far
      * as they are used. */
     memset(o, 0, offsetof(mc_obj, origin));

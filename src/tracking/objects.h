@@ -54,6 +54,9 @@ typedef struct mc_obj {
     int starts;             /* persistent: MPI_Start(all) calls that started it */
     const void *start_caller;   /* persistent: where the last of them was called */
     int cancelled;          /* MPI_Cancel was called on it (freeing it then is the way out) */
+    const void *busy;       /* MPI_THREAD_MULTIPLE: the thread in a call completing it (checks/requests.c) */
+    const void *busy_caller;    /* and that call: where it was made, its function */
+    int busy_fn;
     /* The runtime's record of the object (runtime.h), NULL when it has
      * none: for a communicator its shadow (mc_pcomm, which the runtime
      * frees); for a request the engine holds, the record this entry is
@@ -130,6 +133,10 @@ typedef struct {
 int mc_requests_ended(MPI_Request r, mc_request_end *how);
 /* objects.c: a request's entry left the table. */
 void mc_requests_dropped(const mc_obj *o);
+/* A handle MPI handed out while a live request still had it: shared by
+ * several requests, so neither ended nor busy is judged for it. */
+void mc_requests_shared(uint64_t bits);
+int mc_requests_is_shared(MPI_Request r);
 /* After a failed call: only the requests MPI set to MPI_REQUEST_NULL. */
 void mc_requests_after_error(mc_call *c);
 

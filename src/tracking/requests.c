@@ -74,9 +74,39 @@ static void ended_by(uint64_t bits, const mc_call *c)
     }
 }
 
+/* Handles MPI gave to two live requests at once: shared ones (Open MPI's
+ * for operations done at once, nonblocking collectives among them; MPICH's
+ * built-in complete requests). Such a handle names no one request, so no
+ * use of it is judged. A handful exist; the array is never full in
+ * practice, and a full one judges no ended handle at all. */
+#define SHARED_MAX 32
+static uint64_t shared[SHARED_MAX];
+static int nshared;
+
+void mc_requests_shared(uint64_t bits)
+{
+    for (int i = 0; i < nshared; i++)
+        if (shared[i] == bits)
+            return;
+    if (nshared < SHARED_MAX)
+        shared[nshared] = bits;
+    nshared++;          /* past SHARED_MAX: mc_requests_is_shared says yes to all */
+}
+
+int mc_requests_is_shared(MPI_Request r)
+{
+    uint64_t bits = MC_BITS(r);
+    if (nshared > SHARED_MAX)
+        return 1;
+    for (int i = 0; i < nshared; i++)
+        if (shared[i] == bits)
+            return 1;
+    return 0;
+}
+
 int mc_requests_ended(MPI_Request r, mc_request_end *how)
 {
-    if (!ended_table)
+    if (!ended_table || (nshared && mc_requests_is_shared(r)))
         return 0;
     mc_obj_key key = {MC_OBJ_REQUEST, MC_BITS(r)};
     ended_req *e;
@@ -169,6 +199,7 @@ void mc_requests_post(mc_call *c)
              * its own completion. */
             mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(r));
             if (o && !o->embedded && !persistent && !o->persistent && o->active) {
+                mc_requests_shared(MC_BITS(r));
                 o->copies++;
             } else {
                 if (!o || !o->embedded)
