@@ -25,7 +25,7 @@ static int at_root(const mc_obj *comm, int root)
 }
 
 /* Whether buffer parameter b is significant in this call (wrappers/README.md). */
-static int buffer_significant(const mc_call *c, int b)
+int mc_check_buffer_significant(const mc_call *c, int b)
 {
     const mc_param_desc *pd = &c->desc->params[b];
     const void *buf = c->vals[b].p;
@@ -275,7 +275,7 @@ void mc_check_args(mc_call *c)
     uint32_t todo = c->fn >= 0 && c->fn < MC_FN_COUNT_ ? checked_params[c->fn] : 0xffffffffu;
     MC_LOCK();
     for (int b = 0; b < n && (d->role_mask & BUFFER_ROLE_BITS); b++)
-        if (is_buffer_role(d->params[b].role) && buffer_significant(c, b))
+        if (is_buffer_role(d->params[b].role) && mc_check_buffer_significant(c, b))
             sig |= 1u << b;
     for (int i = 0; i < n; i++) {
         if (!(todo & (1u << i)))

@@ -9,6 +9,12 @@
 
 /* args.c: invalid-argument, by parameter role, before the real call. */
 void mc_check_args(mc_call *c);
+/* Whether buffer parameter b of c is significant (MPI_IN_PLACE, roots). */
+int mc_check_buffer_significant(const mc_call *c, int b);
+
+/* overlap.c: buffer-overlap, two buffer arguments of one call (MPI_Sendrecv,
+ * a collective without MPI_IN_PLACE) whose data bytes overlap. */
+void mc_check_overlap(mc_call *c);
 
 /* call_order.c: call-order, MPI calls before MPI_Init or after MPI_Finalize
  * other than those the standard allows, and MPI_Init/MPI_Finalize twice.

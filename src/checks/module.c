@@ -26,8 +26,10 @@ static void outside(mc_call *c)
 static void enter(mc_call *c)
 {
     unsigned long long roles = c->desc->role_mask;
-    if (roles & CHECK_ROLES)
+    if (roles & CHECK_ROLES) {
         mc_check_args(c);
+        mc_check_overlap(c);
+    }
     if (roles & REQUEST_ROLES)
         mc_check_requests(c);
 }

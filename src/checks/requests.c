@@ -90,19 +90,6 @@ static int request_handles(const mc_call *c, const MPI_Request **out, MPI_Reques
     return 0;
 }
 
-/* Where the operation of o was started: its MPI_Start for a persistent
- * request, else the call that made it. */
-static void started_at(const mc_obj *o, mc_origin *at)
-{
-    *at = o->origin;
-    if (o->persistent && o->start_caller) {
-        at->fn = MC_FN_MPI_Start;
-        at->nvals = 0;
-        at->npcs = 1;
-        at->pcs[0] = (uintptr_t)o->start_caller;
-    }
-}
-
 static const char *element(int n, int k, char *buf, size_t len)
 {
     if (n == 1 && k == 0)
@@ -134,7 +121,7 @@ static void check_free(mc_call *c, int argi, const mc_obj *o)
     if (!o->active)
         return;     /* an inactive persistent request: the way to release it */
     mc_origin at;
-    started_at(o, &at);
+    mc_request_started_at(o, &at);
     const char *made = mc_fn_table[o->origin.fn].name;
     switch (family(o->origin.fn)) {
     case FAMILY_P2P:
@@ -161,7 +148,7 @@ static void check_cancel(mc_call *c, int argi, const mc_obj *o)
 {
     if (o->active && family(o->origin.fn) == FAMILY_COLL) {
         mc_origin at;
-        started_at(o, &at);
+        mc_request_started_at(o, &at);
         mc_report_arg_origin(c, argi, &at, "is the request of %s: a collective operation cannot "
                              "be cancelled (MPI-4.0 sec. 6.12)", mc_fn_table[o->origin.fn].name);
     }

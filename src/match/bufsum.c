@@ -3,6 +3,7 @@
  * (bufsum.h).
  */
 #include <stdlib.h>
+#include <string.h>
 #define XXH_STATIC_LINKING_ONLY     /* XXH3_state_t on the stack */
 #include <xxhash.h>
 #include "bufsum.h"
@@ -78,4 +79,77 @@ int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum)
         return -1;
     *sum = XXH3_64bits_digest(&st);
     return 0;
+}
+
+/* ---- overlap ---------------------------------------------------------------- */
+
+/* Spans compared byte by byte at most (two masks of this many bytes). */
+#define OVERLAP_MAX_SPAN ((MPI_Aint)64 << 20)
+
+int mc_region_of(const void *buf, MPI_Count count, MPI_Datatype t, mc_region *r)
+{
+    MPI_Count size, tlb, textent, lb, extent;
+    if (count <= 0 || t == MPI_DATATYPE_NULL
+        || PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size <= 0 || size == MPI_UNDEFINED
+        || PMPI_Type_get_true_extent_x(t, &tlb, &textent) != MPI_SUCCESS
+        || PMPI_Type_get_extent_x(t, &lb, &extent) != MPI_SUCCESS)
+        return 0;
+    MPI_Count step = (count - 1) * extent;
+    r->buf = buf;
+    r->count = count;
+    r->type = t;
+    r->lo = (MPI_Aint)((uintptr_t)buf + (uintptr_t)tlb + (uintptr_t)(step < 0 ? step : 0));
+    r->hi = (MPI_Aint)((uintptr_t)buf + (uintptr_t)tlb + (uintptr_t)textent + (uintptr_t)(step > 0 ? step : 0));
+    r->contig = size == textent && (count == 1 || extent == size);
+    return 1;
+}
+
+/* Marks in mask (which stands for [base, base + len)) the data bytes of r. */
+static int mark(unsigned char *mask, MPI_Aint base, const mc_region *r)
+{
+    if (r->contig) {
+        memset(mask + (r->lo - base), 1, (size_t)(r->hi - r->lo));
+        return 0;
+    }
+    MPI_Count bytes = mc_bufsum_bytes(r->count, r->type);
+    if (bytes <= 0 || bytes > INT32_MAX || r->count > INT32_MAX)
+        return -1;
+    unsigned char *ones = mc_malloc((size_t)bytes);
+    if (!ones)
+        return -1;
+    memset(ones, 1, (size_t)bytes);
+    int pos = 0;
+    char *out = (char *)mask + ((MPI_Aint)(uintptr_t)r->buf - base);
+    int rc = PMPI_Unpack(ones, (int)bytes, &pos, out, (int)r->count, r->type, MPI_COMM_SELF);
+    free(ones);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+int mc_region_overlap(const mc_region *a, const mc_region *b, MPI_Aint *bytes)
+{
+    MPI_Aint lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
+    if (lo >= hi)
+        return 0;
+    if (a->contig && b->contig) {
+        if (bytes)
+            *bytes = hi - lo;
+        return 1;
+    }
+    MPI_Aint base = a->lo < b->lo ? a->lo : b->lo;
+    MPI_Aint top = a->hi > b->hi ? a->hi : b->hi;
+    if (top - base > OVERLAP_MAX_SPAN)
+        return -1;
+    unsigned char *ma = mc_calloc(1, (size_t)(top - base)), *mb = mc_calloc(1, (size_t)(top - base));
+    int result = -1;
+    if (ma && mb && mark(ma, base, a) == 0 && mark(mb, base, b) == 0) {
+        MPI_Aint common = 0;
+        for (MPI_Aint i = lo - base; i < hi - base; i++)
+            common += ma[i] & mb[i];
+        result = common > 0;
+        if (bytes)
+            *bytes = common;
+    }
+    free(ma);
+    free(mb);
+    return result;
 }

@@ -27,3 +27,25 @@ int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum);
 MPI_Count mc_bufsum_bytes(MPI_Count count, MPI_Datatype t);
 
 #endif
+
+/* ---- overlap (the buffer-overlap checks) --------------------------------- */
+
+/* A buffer as MPI sees it: count elements of type at buf, and the bytes
+ * [lo, hi) its type map can touch (the true extent, over every element). */
+typedef struct {
+    const void *buf;
+    MPI_Count count;
+    MPI_Datatype type;
+    MPI_Aint lo, hi;
+    int contig;         /* every byte of [lo, hi) is data */
+} mc_region;
+
+/* Fills r; 0 when the buffer holds no data (or MPI cannot say): it
+ * overlaps nothing. */
+int mc_region_of(const void *buf, MPI_Count count, MPI_Datatype type, mc_region *r);
+/* Whether a byte of a's data is a byte of b's data: 1 yes, 0 no, -1 cannot
+ * tell (spans too large to compare byte by byte). Exact: the type maps are
+ * laid out by MPI itself (PMPI_Unpack of marker bytes), so interleaved
+ * datatypes (even and odd elements) do not overlap. *bytes gets the
+ * common bytes when asked. */
+int mc_region_overlap(const mc_region *a, const mc_region *b, MPI_Aint *bytes);

@@ -57,6 +57,10 @@ static const struct {
         "A rank ended while the job ran: killed by a signal (a crash) or "
         "exited without calling MPI_Finalize; the other ranks may wait for it "
         "forever."},
+    [MC_CLASS_BUFFER_OVERLAP] = {"buffer-overlap",
+        "Two buffers that MPI may use at the same time overlap, and at least "
+        "one is written: a call's send and receive buffers, or the buffers of "
+        "active operations."},
 };
 
 const char *mc_class_name(mc_class cls)
@@ -138,6 +142,7 @@ static const mc_severity default_level[MC_CLASS_COUNT_] = {
     [MC_CLASS_INTERCOMM_NONUNIFORM] = MC_SEV_ERROR,
     [MC_CLASS_CALL_ORDER] = MC_SEV_ERROR,
     [MC_CLASS_RANK_EXIT] = MC_SEV_ERROR,
+    [MC_CLASS_BUFFER_OVERLAP] = MC_SEV_ERROR,
 };
 
 mc_severity mc_class_default_severity(mc_class cls)

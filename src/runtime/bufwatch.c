@@ -48,19 +48,6 @@ void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatyp
     p->bufsum = *sum;
 }
 
-/* Where the send started: its MPI_Start for a persistent request, else the
- * call that made the request. */
-static void started_at(const mc_prec *p, mc_origin *at)
-{
-    *at = p->obj.origin;
-    if (p->persistent && p->obj.start_caller) {
-        at->fn = MC_FN_MPI_Start;
-        at->nvals = 0;
-        at->npcs = 1;
-        at->pcs[0] = (uintptr_t)p->obj.start_caller;
-    }
-}
-
 /* 1 when the buffer changed (the watch ends either way). */
 static int changed(mc_prec *p, MPI_Count *bytes)
 {
@@ -86,7 +73,7 @@ void mc_bufwatch_end(mc_prec *p, const mc_call *c)
     if (!changed(p, &bytes))
         return;
     mc_origin at;
-    started_at(p, &at);
+    mc_request_started_at(&p->obj, &at);
     mc_report_call_origin(MC_CLASS_BUFFER_MODIFIED, c, &at, what, mc_fn_table[p->fn].name,
                           (long long)bytes, p->buf, " (completed here)");
 }
@@ -97,7 +84,7 @@ void mc_bufwatch_end_freed(mc_prec *p)
     if (!changed(p, &bytes))
         return;
     mc_origin at, freed = {.fn = MC_FN_MPI_Request_free, .npcs = 1};
-    started_at(p, &at);
+    mc_request_started_at(&p->obj, &at);
     freed.pcs[0] = (uintptr_t)p->freed_caller;
     mc_call_text calls[2];
     mc_report_fill_origin(&calls[0], &at);
@@ -133,13 +120,8 @@ void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c)
     uint64_t now;
     if (n < 0 || mc_bufsum(p->buf, n, p->type, &now) != 0 || now == p->env.data_sum)
         return;
-    mc_origin at = p->obj.origin;
-    if (p->persistent && p->obj.start_caller) {
-        at.fn = MC_FN_MPI_Start;
-        at.nvals = 0;
-        at.npcs = 1;
-        at.pcs[0] = (uintptr_t)p->obj.start_caller;
-    }
+    mc_origin at;
+    mc_request_started_at(&p->obj, &at);
     mc_report_call_origin(MC_CLASS_BUFFER_MODIFIED, c, &at,
                           "the receive buffer of %s (%lld bytes of data at %p) does not hold what "
                           "world rank %d sent when this call completed the receive: the program "

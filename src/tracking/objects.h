@@ -128,6 +128,9 @@ typedef struct {
     int made_fn;            /* the call that made it */
     const void *made_caller;
 } mc_request_end;
+/* Where the operation of request entry o started: its last MPI_Start for a
+ * started persistent request, else the call that made the request. */
+void mc_request_started_at(const mc_obj *o, mc_origin *at);
 /* 1 and *how when the handle is one that a call of the program ended
  * and that was not handed out again. */
 int mc_requests_ended(MPI_Request r, mc_request_end *how);

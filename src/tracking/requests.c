@@ -118,6 +118,17 @@ int mc_requests_ended(MPI_Request r, mc_request_end *how)
     return 1;
 }
 
+void mc_request_started_at(const mc_obj *o, mc_origin *at)
+{
+    *at = o->origin;
+    if (o->persistent && o->start_caller) {
+        at->fn = MC_FN_MPI_Start;
+        at->nvals = 0;
+        at->npcs = 1;
+        at->pcs[0] = (uintptr_t)o->start_caller;
+    }
+}
+
 /* ---- the calls ------------------------------------------------------------ */
 
 void mc_requests_pre(mc_call *c)
