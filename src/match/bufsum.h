@@ -26,8 +26,6 @@ int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum);
 /* Bytes of data count elements of t hold (their packed size), -1 if unknown. */
 MPI_Count mc_bufsum_bytes(MPI_Count count, MPI_Datatype t);
 
-#endif
-
 /* ---- overlap (the buffer-overlap checks) --------------------------------- */
 
 /* A buffer as MPI sees it: count elements of type at buf, and the bytes
@@ -49,3 +47,5 @@ int mc_region_of(const void *buf, MPI_Count count, MPI_Datatype type, mc_region 
  * datatypes (even and odd elements) do not overlap. *bytes gets the
  * common bytes when asked. */
 int mc_region_overlap(const mc_region *a, const mc_region *b, MPI_Aint *bytes);
+
+#endif

@@ -49,6 +49,8 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
         return mc_pmpi_Irecv(buf, count, t, source, tag, comm, req);
     }
     int rc = mc_recv_post(c, pc, buf, count, t, source, tag, p);
+    if (rc == MPI_SUCCESS)
+        mc_bufwatch_overlap(c, p);
     if (rc != MPI_SUCCESS) {
         if (p->deferred)
             p->cancelled = 1;       /* left in the queue, skipped there */

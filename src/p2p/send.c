@@ -142,6 +142,11 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
     uint64_t sum;
     const uint64_t *sump = mc_bufwatch_sum(buf, count, t, &sum) ? &sum : NULL;
     int rc = send_start(c, pc, p, buf, count, t, dest, tag, mode, sump);
+    p->buf = (void *)buf;
+    p->count = count;
+    p->type = t;
+    if (rc == MPI_SUCCESS)
+        mc_bufwatch_overlap(c, p);
     int done = 0;
     if (rc == MPI_SUCCESS)
         PMPI_Request_get_status(p->real, &done, MPI_STATUS_IGNORE);
@@ -241,9 +246,13 @@ int mc_start_one(mc_call *c, MPI_Request *req)
                                      owned, sump);
         p->slot = owned ? s : NULL;
         mc_bufwatch_start(p, p->buf, p->count, p->type, sump);
+        mc_bufwatch_overlap(c, p);
         return rc;
     }
-    return mc_recv_post(&sc, pc, p->buf, p->count, p->type, p->peer, p->tag, p);
+    int rc = mc_recv_post(&sc, pc, p->buf, p->count, p->type, p->peer, p->tag, p);
+    if (rc == MPI_SUCCESS)
+        mc_bufwatch_overlap(c, p);
+    return rc;
 }
 
 /* ---- MPI_Sendrecv and MPI_Sendrecv_replace ------------------------------ */

@@ -131,3 +131,45 @@ void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c)
                           mc_fn_table[p->fn].name, (long long)mc_bufsum_bytes(n, p->type), p->buf,
                           p->env.world_rank);
 }
+
+/* ---- buffer-overlap between active operations ----------------------------- */
+
+/* Records compared with a new operation at most: the newest ones (a program
+ * with thousands of requests pending pays a bounded walk per call, and an
+ * overlap with an older one goes unseen). */
+#define OVERLAP_WALK 64
+
+static const char *direction(const mc_prec *p)
+{
+    return p->kind == MC_PR_RECV ? "receive" : "send";
+}
+
+void mc_bufwatch_overlap(const mc_call *c, mc_prec *p)
+{
+    p->reg_on = 0;
+    if (!mc_st.cfg.check_buffers || (p->kind != MC_PR_SEND && p->kind != MC_PR_RECV)
+        || p->type == MPI_DATATYPE_NULL || !mc_region_of(p->buf, p->count, p->type, &p->reg))
+        return;
+    p->reg_on = 1;
+    int walked = 0;
+    for (mc_prec *q = mc_prec_newest(); q && walked < OVERLAP_WALK; q = q->live_next, walked++) {
+        if (q == p || !q->active || !q->reg_on || (p->kind == MC_PR_SEND && q->kind == MC_PR_SEND)
+            || q->reg.hi <= p->reg.lo || p->reg.hi <= q->reg.lo)
+            continue;
+        MPI_Aint bytes = 0;
+        if (mc_region_overlap(&p->reg, &q->reg, &bytes) != 1)
+            continue;
+        mc_origin at;
+        mc_request_started_at(&q->obj, &at);
+        mc_report_call_origin(MC_CLASS_BUFFER_OVERLAP, c, &at,
+                              "the %s buffer of this call shares %lld bytes of data with the %s "
+                              "buffer of %s, which is still active (shown second): %s (MPI-4.0 "
+                              "sec. 3.7.2: a buffer of an active operation must not be accessed "
+                              "by another operation that writes it or that it writes)",
+                              direction(p), (long long)bytes, direction(q), mc_fn_table[q->fn].name,
+                              p->kind == MC_PR_RECV && q->kind == MC_PR_RECV
+                                  ? "two receives write the same bytes, in an order no one knows"
+                                  : "a receive writes bytes that a send may still be reading");
+        return;
+    }
+}

@@ -166,6 +166,7 @@ void mc_prec_drop(mc_prec *p)
 }
 
 int mc_prec_count(void) { return nprecs; }
+mc_prec *mc_prec_newest(void) { return live; }
 
 /* Records whose user handle is gone (MPI_Request_free while active): the
  * engine still has to see their envelopes through. */

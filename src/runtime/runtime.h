@@ -40,6 +40,7 @@
 #include "objects.h"     /* uthash with the checker's 16-byte-key hash, MC_BITS */
 #include "call.h"
 #include "sigrun.h"
+#include "bufsum.h"      /* mc_region */
 
 /* ---- envelopes ---------------------------------------------------------- */
 
@@ -181,6 +182,8 @@ typedef struct mc_prec {
     int bufsum_on;          /* send: bufsum holds the checksum of buf taken at its start */
     uint64_t bufsum;
     int env_match;          /* receive: its envelope's signature matched exactly */
+    int reg_on;             /* reg holds the bytes buf, count, type cover (buffer-overlap) */
+    mc_region reg;
     uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
     MPI_Comm comm;
     int peer, tag;          /* as given: may be MPI_ANY_SOURCE / MPI_ANY_TAG */
@@ -295,6 +298,14 @@ int mc_complete_free(mc_call *c, MPI_Request *req);
 int mc_bufwatch_sum(const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum);
 void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type,
                        const uint64_t *sum);
+
+/* buffer-overlap between active operations (bufwatch.c): p, about to be
+ * posted or started by call c with buf, count, type and kind set, against
+ * the newest records still active: a receive may share no data byte with
+ * another active receive or send, a send none with an active receive. */
+void mc_bufwatch_overlap(const mc_call *c, mc_prec *p);
+/* The newest held record (the live list: walk on with live_next). */
+mc_prec *mc_prec_newest(void);
 
 /* Init/Finalize. */
 void mc_eng_start(void);
