@@ -302,7 +302,7 @@ void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatyp
 /* buffer-overlap between active operations (bufwatch.c): p, about to be
  * posted or started by call c with buf, count, type and kind set, against
  * the newest records still active: a receive may share no data byte with
- * another active receive or send, a send none with an active receive. */
+ * an active send, a send none with an active receive. */
 void mc_bufwatch_overlap(const mc_call *c, mc_prec *p);
 /* The newest held record (the live list: walk on with live_next). */
 mc_prec *mc_prec_newest(void);

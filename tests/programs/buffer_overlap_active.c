@@ -1,14 +1,14 @@
 /* EXPECT: buffer-overlap  NP: 2  RANKS: 1 */
 /*
  * Checks: rank 1 posts MPI_Irecv into ints 0..9 of an array and, while it
- * is pending, a second MPI_Irecv into ints 5..14; then, with both pending,
- * an MPI_Isend from ints 10..14.
+ * is pending, a second MPI_Irecv into ints 5..14 (two receives into
+ * shared bytes: not reported); then, with both pending, an MPI_Isend from
+ * ints 10..14.
  *
- * Why it is an error: two active receives write ints 5..9 in an order no
- * one knows, and a receive writes ints 10..14 while a send may be reading
- * them: the buffer of an active operation may not be written by another
- * (MPI-4.0 sec. 3.7.2). The checker compares each new operation's data
- * bytes with those of the operations still active.
+ * Why it is an error: the second receive writes ints 10..14 while the send
+ * may be reading them: the program's send accesses the buffer of an active
+ * receive (MPI-4.0 sec. 3.7.2). The checker compares each new operation's
+ * data bytes with those of the operations still active.
  */
 #include <mpi.h>
 

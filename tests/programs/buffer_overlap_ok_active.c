@@ -9,7 +9,9 @@
  *    array (two vector datatypes: their extents overlap, their bytes do not);
  *  - two MPI_Isend from the same buffer at once (sends only read it);
  *  - a persistent receive into a buffer, inactive, while an MPI_Irecv into
- *    the same buffer is pending, then started once that one completed.
+ *    the same buffer is pending, then started once that one completed;
+ *  - three MPI_Irecv into one buffer, pending together (the buffer ends up
+ *    holding one of the messages: MPICH's pt2pt/dtype_send does this).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -53,6 +55,12 @@ int main(int argc, char **argv)
         MPI_Isend(s, N, MPI_INT, peer, 4, MPI_COMM_WORLD, &r[1]);
         MPI_Waitall(2, r, st);
         MPI_Request_free(&r[0]);
+
+        for (int k = 0; k < 3; k++)
+            MPI_Irecv(a, N, MPI_INT, peer, 6, MPI_COMM_WORLD, &r[k]);
+        for (int k = 0; k < 3; k++)
+            MPI_Send(s, N, MPI_INT, peer, 6, MPI_COMM_WORLD);
+        MPI_Waitall(3, r, st);
     }
     MPI_Type_free(&every_other);
     MPI_Finalize();
