@@ -52,32 +52,28 @@ static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Da
     return rc;
 }
 
-int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum)
+int mc_bufsum_region(const mc_region *r, uint64_t *sum)
 {
-    MPI_Count size, tlb, textent, lb, extent;
-    if (count <= 0) {
-        *sum = XXH3_64bits(NULL, 0);
-        return 0;
-    }
-    if (PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size == MPI_UNDEFINED
-        || PMPI_Type_get_true_extent_x(t, &tlb, &textent) != MPI_SUCCESS
-        || PMPI_Type_get_extent_x(t, &lb, &extent) != MPI_SUCCESS)
-        return -1;
-    if (size == 0) {
-        *sum = XXH3_64bits(NULL, 0);
-        return 0;
-    }
-    /* Contiguous: the element has no holes and elements follow each
-     * other without gaps. */
-    if (size == textent && (count == 1 || extent == size)) {
-        *sum = XXH3_64bits((const char *)buf + tlb, (size_t)(count * size));
+    if (r->contig) {
+        *sum = XXH3_64bits((const char *)(uintptr_t)r->lo, (size_t)(r->hi - r->lo));
         return 0;
     }
     XXH3_state_t st;
     XXH3_64bits_reset(&st);
-    if (sum_packed(&st, buf, count, t, size, (MPI_Aint)extent) != 0)
+    if (sum_packed(&st, r->buf, r->count, r->type, r->size, r->extent) != 0)
         return -1;
     *sum = XXH3_64bits_digest(&st);
+    return 0;
+}
+
+int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum)
+{
+    mc_region r;
+    if (count > 0 && mc_region_of(buf, count, t, &r))
+        return mc_bufsum_region(&r, sum);
+    if (count > 0 && mc_bufsum_bytes(1, t) != 0)
+        return -1;      /* MPI cannot say what the buffer covers */
+    *sum = XXH3_64bits(NULL, 0);    /* no data */
     return 0;
 }
 
@@ -101,6 +97,8 @@ int mc_region_of(const void *buf, MPI_Count count, MPI_Datatype t, mc_region *r)
     r->lo = (MPI_Aint)((uintptr_t)buf + (uintptr_t)tlb + (uintptr_t)(step < 0 ? step : 0));
     r->hi = (MPI_Aint)((uintptr_t)buf + (uintptr_t)tlb + (uintptr_t)textent + (uintptr_t)(step > 0 ? step : 0));
     r->contig = size == textent && (count == 1 || extent == size);
+    r->size = size;
+    r->extent = (MPI_Aint)extent;
     return 1;
 }
 

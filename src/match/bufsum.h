@@ -36,6 +36,8 @@ typedef struct {
     MPI_Datatype type;
     MPI_Aint lo, hi;
     int contig;         /* every byte of [lo, hi) is data */
+    MPI_Count size;     /* bytes of data in one element */
+    MPI_Aint extent;    /* from one element to the next */
 } mc_region;
 
 /* Fills r; 0 when the buffer holds no data (or MPI cannot say): it
@@ -47,5 +49,7 @@ int mc_region_of(const void *buf, MPI_Count count, MPI_Datatype type, mc_region 
  * datatypes (even and odd elements) do not overlap. *bytes gets the
  * common bytes when asked. */
 int mc_region_overlap(const mc_region *a, const mc_region *b, MPI_Aint *bytes);
+/* mc_bufsum of a region already described (no datatype queries). */
+int mc_bufsum_region(const mc_region *r, uint64_t *sum);
 
 #endif

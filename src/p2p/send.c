@@ -140,7 +140,7 @@ int mc_send_nonblocking(mc_call *c, int mode, const void *buf, MPI_Count count, 
         return rc;
     }
     uint64_t sum;
-    const uint64_t *sump = mc_bufwatch_sum(buf, count, t, &sum) ? &sum : NULL;
+    const uint64_t *sump = mc_bufwatch_sum(p, buf, count, t, &sum) ? &sum : NULL;
     int rc = send_start(c, pc, p, buf, count, t, dest, tag, mode, sump);
     p->buf = (void *)buf;
     p->count = count;
@@ -241,7 +241,7 @@ int mc_start_one(mc_call *c, MPI_Request *req)
         p->relaxed = needs_ack(p->mode) && mc_dl_site_relaxed(p->caller);
         int owned = needs_ack(p->mode) && !p->relaxed;
         uint64_t sum;
-        const uint64_t *sump = mc_bufwatch_sum(p->buf, p->count, p->type, &sum) ? &sum : NULL;
+        const uint64_t *sump = mc_bufwatch_sum(p, p->buf, p->count, p->type, &sum) ? &sum : NULL;
         mc_env_slot *s = mc_env_send(&sc, pc, p->mode, p->buf, p->count, p->type, p->peer, p->tag,
                                      owned, sump);
         p->slot = owned ? s : NULL;

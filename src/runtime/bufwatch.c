@@ -31,9 +31,12 @@
 #include "report.h"
 #include "state.h"
 
-int mc_bufwatch_sum(const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum)
+int mc_bufwatch_sum(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum)
 {
-    return mc_st.cfg.check_buffers && count > 0 && mc_bufsum(buf, count, type, sum) == 0;
+    /* One set of datatype queries serves the checksum now, the overlap
+     * check and the checksum at completion (p->reg). */
+    p->reg_on = mc_st.cfg.check_buffers && mc_region_of(buf, count, type, &p->reg);
+    return p->reg_on && mc_bufsum_region(&p->reg, sum) == 0;
 }
 
 void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type,
@@ -55,7 +58,8 @@ static int changed(mc_prec *p, MPI_Count *bytes)
         return 0;
     p->bufsum_on = 0;
     uint64_t now;
-    if (p->type == MPI_DATATYPE_NULL || mc_bufsum(p->buf, p->count, p->type, &now) != 0)
+    if (p->type == MPI_DATATYPE_NULL
+        || (p->reg_on ? mc_bufsum_region(&p->reg, &now) : mc_bufsum(p->buf, p->count, p->type, &now)) != 0)
         return 0;
     *bytes = mc_bufsum_bytes(p->count, p->type);
     return now != p->bufsum;
@@ -146,11 +150,14 @@ static const char *direction(const mc_prec *p)
 
 void mc_bufwatch_overlap(const mc_call *c, mc_prec *p)
 {
-    p->reg_on = 0;
     if (!mc_st.cfg.check_buffers || (p->kind != MC_PR_SEND && p->kind != MC_PR_RECV)
-        || p->type == MPI_DATATYPE_NULL || !mc_region_of(p->buf, p->count, p->type, &p->reg))
+        || p->type == MPI_DATATYPE_NULL)
         return;
-    p->reg_on = 1;
+    /* A send's range was found with its checksum (mc_bufwatch_sum). */
+    if (p->kind == MC_PR_RECV)
+        p->reg_on = mc_region_of(p->buf, p->count, p->type, &p->reg);
+    if (!p->reg_on)
+        return;
     int walked = 0;
     for (mc_prec *q = mc_prec_newest(); q && walked < OVERLAP_WALK; q = q->live_next, walked++) {
         /* Two sends only read; two receives into the same bytes leave

@@ -190,8 +190,10 @@ static void own_type(mc_prec *p, MPI_Datatype type)
     if (PMPI_Type_dup(type, &dup) == MPI_SUCCESS) {
         p->type = dup;
         p->type_owned = 1;
+        p->reg.type = dup;      /* the byte range packs through it too */
     } else {
         p->type = MPI_DATATYPE_NULL;
+        p->reg_on = 0;
     }
 }
 

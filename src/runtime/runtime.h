@@ -292,10 +292,11 @@ int mc_complete_free(mc_call *c, MPI_Request *req);
 
 /* buffer-modified (bufwatch.c). A nonblocking or persistent send's
  * checksum is taken as it starts (with --check-buffers: 1 and *sum, else
- * 0); it travels in the envelope and is kept in the send's record (start,
+ * 0; the buffer's byte range, found on the way, is kept in p->reg for the
+ * overlap check and the comparison at completion); it travels in the envelope and is kept in the send's record (start,
  * which also keeps buf, count and type in p), to be compared when the
  * send completes, and by the receiver when its receive completes. */
-int mc_bufwatch_sum(const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum);
+int mc_bufwatch_sum(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum);
 void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type,
                        const uint64_t *sum);
 
