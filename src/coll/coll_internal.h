@@ -95,4 +95,10 @@ int mc_nbr_prepare(mc_call *c, hs_t *h, struct mc_pcomm *pc);
 int mc_nbr_start(hs_t *h);
 void mc_nbr_judge(hs_t *h);
 
+/* sendpart.c: buffer-modified for the nonblocking collective call c
+ * whose request record p the engine holds: its send part is hashed now
+ * and compared when the program completes p. */
+struct mc_prec;
+void mc_coll_watch_send(struct mc_prec *p, const mc_call *c, const mc_coll_fn *f, MPI_Comm comm);
+
 #endif

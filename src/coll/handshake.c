@@ -395,6 +395,7 @@ void mc_coll_leave(mc_call *c)
         p->comm = comm;
         p->coll_key = c->coll_key;
         p->caller = c->caller;
+        mc_coll_watch_send(p, c, f, comm);
     }
     mc_eng_unlock();
 }

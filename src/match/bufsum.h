@@ -23,6 +23,16 @@
  * when MPI cannot say what the buffer covers (the check is then skipped). */
 int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum);
 
+/* A buffer in pieces of one datatype (the send part of MPI_Alltoallv, of
+ * the root's MPI_Scatterv): count elements at byte offset disp from a base. */
+typedef struct {
+    MPI_Aint disp;
+    MPI_Count count;
+} mc_bufblock;
+
+/* One checksum over the n blocks, in their order (0, or -1 as mc_bufsum). */
+int mc_bufsum_blocks(const void *base, MPI_Datatype t, const mc_bufblock *b, int n, uint64_t *sum);
+
 /* Bytes of data count elements of t hold (their packed size), -1 if unknown. */
 MPI_Count mc_bufsum_bytes(MPI_Count count, MPI_Datatype t);
 

@@ -293,19 +293,20 @@ static int pair_progress(mc_prec *p)
     int b = p->pair_r ? mc_prec_progress(p->pair_r) : 1;
     if (!a || !b)
         return 0;
+    /* The halves' records stay with the pair until the program completes
+     * it: their buffers are compared then (buffer-modified). */
     if (p->pair_s) {
         if (p->pair_s->real != MPI_REQUEST_NULL)
             PMPI_Wait(&p->pair_s->real, MPI_STATUS_IGNORE);
         if (p->pair_s->slot)
             mc_env_release(p->pair_s->slot);
-        mc_prec_free(p->pair_s);
-        p->pair_s = NULL;
+        p->pair_s->slot = NULL;
+        p->pair_s->active = 0;
     }
     if (p->pair_r) {
         if (p->pair_r->real != MPI_REQUEST_NULL)
             PMPI_Wait(&p->pair_r->real, &p->status);
-        mc_prec_free(p->pair_r);
-        p->pair_r = NULL;
+        p->pair_r->active = 0;
     }
     free(p->tmpbuf);
     p->tmpbuf = NULL;

@@ -420,8 +420,16 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     } else if ((p->pair_r = mc_prec_alloc()) != NULL) {
         rc = mc_recv_post(c, pc, rbuf, rcount, rtype, source, rtag, p->pair_r);
     }
-    if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL && (p->pair_s = mc_prec_alloc()) != NULL)
-        rc = send_start(c, pc, p->pair_s, out, scount, stype, dest, stag, MC_SEND_STANDARD, NULL);
+    if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL && (p->pair_s = mc_prec_alloc()) != NULL) {
+        /* buffer-modified: the send half is watched like an MPI_Isend
+         * (MPI_Isendrecv_replace sends from the engine's copy: its buffer
+         * is watched as the receive half's). */
+        uint64_t sum;
+        const uint64_t *sump = !tmp && mc_bufwatch_sum(p->pair_s, out, scount, stype, &sum) ? &sum : NULL;
+        rc = send_start(c, pc, p->pair_s, out, scount, stype, dest, stag, MC_SEND_STANDARD, sump);
+        if (rc == MPI_SUCCESS)
+            mc_bufwatch_start(p->pair_s, out, scount, stype, sump);
+    }
     MPI_Request g = MPI_REQUEST_NULL;
     if (rc == MPI_SUCCESS)
         rc = mc_recv_greq_start(p, &g);

@@ -14,7 +14,10 @@
  * taken when a nonblocking send (MPI_Isend and its modes) or a persistent
  * send's MPI_Start starts, and again when the program's completion call
  * completes it, or, for a freed request, when the engine sees MPI finish
- * it. Turned off with --check-buffers=no.
+ * it. The send half of MPI_Isendrecv is watched the same way, and so is
+ * the send part of a nonblocking collective (src/coll/sendpart.c says which
+ * bytes that is; a v-variant's blocks are hashed one by one, the gaps
+ * between them may change). Turned off with --check-buffers=no.
  *
  * The receive side: that checksum travels in the send's envelope, and when
  * the program's completion call completes the matching nonblocking receive,
@@ -51,6 +54,23 @@ void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatyp
     p->bufsum = *sum;
 }
 
+void mc_bufwatch_start_blocks(mc_prec *p, const void *buf, MPI_Datatype type, mc_bufblock *b,
+                              int n)
+{
+    uint64_t sum;
+    MPI_Count total = 0;
+    for (int k = 0; k < n; k++)
+        total += b[k].count;
+    if (!mc_st.cfg.check_buffers || mc_bufsum_blocks(buf, type, b, n, &sum) != 0) {
+        free(b);
+        return;
+    }
+    free(p->blocks);
+    p->blocks = b;
+    p->nblocks = n;
+    mc_bufwatch_start(p, buf, total, type, &sum);
+}
+
 /* 1 when the buffer changed (the watch ends either way). */
 static int changed(mc_prec *p, MPI_Count *bytes)
 {
@@ -58,28 +78,43 @@ static int changed(mc_prec *p, MPI_Count *bytes)
         return 0;
     p->bufsum_on = 0;
     uint64_t now;
-    if (p->type == MPI_DATATYPE_NULL
-        || (p->reg_on ? mc_bufsum_region(&p->reg, &now) : mc_bufsum(p->buf, p->count, p->type, &now)) != 0)
+    int rc;
+    if (p->type == MPI_DATATYPE_NULL)
+        return 0;
+    if (p->blocks)
+        rc = mc_bufsum_blocks(p->buf, p->type, p->blocks, p->nblocks, &now);
+    else
+        rc = p->reg_on ? mc_bufsum_region(&p->reg, &now) : mc_bufsum(p->buf, p->count, p->type, &now);
+    if (rc != 0)
         return 0;
     *bytes = mc_bufsum_bytes(p->count, p->type);
     return now != p->bufsum;
 }
 
 static const char *const what =
-    "the send buffer of %s (%lld bytes of data at %p) changed between the start of the send "
-    "and its completion%s. MPI may have sent the old content, the new one or a mix of both "
-    "(MPI-4.0 sec. 3.7.2: the buffer of a nonblocking send must not be modified until the "
-    "send completes)";
+    "the send buffer of %s (%lld bytes of data at %p) changed between the start of the "
+    "operation and its completion%s. MPI may have sent the old content, the new one or a mix of both "
+    "(MPI-4.0 %s)";
 
-void mc_bufwatch_end(mc_prec *p, const mc_call *c)
+/* Where the standard says so: a collective's rule is sec. 6.12's. */
+static const char *rule(const mc_prec *p)
+{
+    return p->kind == MC_PR_COLL
+        ? "sec. 6.12: the send buffers of a nonblocking collective must not be modified until "
+          "the operation completes"
+        : "sec. 3.7.2: the buffer of a nonblocking send must not be modified until the send "
+          "completes";
+}
+
+void mc_bufwatch_end(mc_prec *p, const mc_prec *op, const mc_call *c)
 {
     MPI_Count bytes = 0;
     if (!changed(p, &bytes))
         return;
     mc_origin at;
-    mc_request_started_at(&p->obj, &at);
-    mc_report_call_origin(MC_CLASS_BUFFER_MODIFIED, c, &at, what, mc_fn_table[p->fn].name,
-                          (long long)bytes, p->buf, " (completed here)");
+    mc_request_started_at(&op->obj, &at);
+    mc_report_call_origin(MC_CLASS_BUFFER_MODIFIED, c, &at, what, mc_fn_table[op->fn].name,
+                          (long long)bytes, p->buf, " (completed here)", rule(p));
 }
 
 void mc_bufwatch_end_freed(mc_prec *p)
@@ -97,7 +132,7 @@ void mc_bufwatch_end_freed(mc_prec *p)
     mc_report_with(MC_CLASS_BUFFER_MODIFIED, NULL, p->fn, p->caller, calls, 2, what,
                    mc_fn_table[p->fn].name, (long long)bytes, p->buf,
                    " (its request freed with MPI_Request_free: the program cannot know when MPI "
-                   "is done with the buffer, and a reply from the receiver is no proof)");
+                   "is done with the buffer, and a reply from the receiver is no proof)", rule(p));
 }
 
 /* Bytes the received message holds, as elements of the receive's
@@ -115,7 +150,7 @@ static MPI_Count received_elements(const mc_prec *p)
     return (MPI_Count)(bytes / (uint64_t)rsize);
 }
 
-void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c)
+void mc_bufwatch_recv_end(mc_prec *p, const mc_prec *op, const mc_call *c)
 {
     if (!mc_st.cfg.check_buffers || !p->checked || !p->env_match || p->cancelled
         || !(p->env.flags & MC_ENV_SUM) || p->type == MPI_DATATYPE_NULL || p->err != MPI_SUCCESS)
@@ -125,14 +160,14 @@ void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c)
     if (n < 0 || mc_bufsum(p->buf, n, p->type, &now) != 0 || now == p->env.data_sum)
         return;
     mc_origin at;
-    mc_request_started_at(&p->obj, &at);
+    mc_request_started_at(&op->obj, &at);
     mc_report_call_origin(MC_CLASS_BUFFER_MODIFIED, c, &at,
                           "the receive buffer of %s (%lld bytes of data at %p) does not hold what "
                           "world rank %d sent when this call completed the receive: the program "
                           "wrote the buffer while the receive was active, or the sender changed "
                           "its send buffer during the send. MPI-4.0 sec. 3.7.2: the buffer of a "
                           "nonblocking receive must not be accessed until the receive completes",
-                          mc_fn_table[p->fn].name, (long long)mc_bufsum_bytes(n, p->type), p->buf,
+                          mc_fn_table[op->fn].name, (long long)mc_bufsum_bytes(n, p->type), p->buf,
                           p->env.world_rank);
 }
 

@@ -87,15 +87,28 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
 
 /* buffer-modified: the program's call c completed p (or told the program
  * it is complete): the send buffer must not have changed, the receive
- * buffer must hold what was sent. Each is compared once. */
-static void check_buffers_now(const mc_call *c, mc_prec *p)
+ * buffer must hold what was sent. Each is compared once; an
+ * MPI_Isendrecv's halves are compared as its own. */
+static void check_one(const mc_call *c, mc_prec *p, const mc_prec *op)
 {
     if (p->bufsum_on) {
-        mc_bufwatch_end(p, c);
+        mc_bufwatch_end(p, op, c);
     } else if (p->kind == MC_PR_RECV && p->env_match) {
-        mc_bufwatch_recv_end(p, c);
+        mc_bufwatch_recv_end(p, op, c);
         p->env_match = 0;
     }
+}
+
+static void check_buffers_now(const mc_call *c, mc_prec *p)
+{
+    if (p->kind != MC_PR_PAIR) {
+        check_one(c, p, p);
+        return;
+    }
+    if (p->pair_s)
+        check_one(c, p->pair_s, p);
+    if (p->pair_r)
+        check_one(c, p->pair_r, p);
 }
 
 /* The engine is done with p after the application's call completed it. */

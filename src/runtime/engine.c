@@ -104,6 +104,12 @@ void mc_prec_free(mc_prec *p)
 {
     if (p->type_owned)
         PMPI_Type_free(&p->type);
+    free(p->blocks);
+    p->blocks = NULL;
+    if (p->pair_s)
+        mc_prec_free(p->pair_s);
+    if (p->pair_r)
+        mc_prec_free(p->pair_r);
     if (nreserve < PREC_RESERVE)
         reserve[nreserve++] = p;
     else

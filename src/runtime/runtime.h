@@ -182,6 +182,8 @@ typedef struct mc_prec {
     int bufsum_on;          /* send: bufsum holds the checksum of buf taken at its start */
     uint64_t bufsum;
     int env_match;          /* receive: its envelope's signature matched exactly */
+    mc_bufblock *blocks;    /* send part in pieces (v-variant collectives): nblocks of type at buf */
+    int nblocks;
     int reg_on;             /* reg holds the bytes buf, count, type cover (buffer-overlap) */
     mc_region reg;
     uint64_t coll_key;      /* MC_PR_COLL: the collective instance (src/coll/) */
@@ -299,6 +301,11 @@ int mc_complete_free(mc_call *c, MPI_Request *req);
 int mc_bufwatch_sum(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type, uint64_t *sum);
 void mc_bufwatch_start(mc_prec *p, const void *buf, MPI_Count count, MPI_Datatype type,
                        const uint64_t *sum);
+/* The same for a send part in n > 0 blocks of one datatype at buf (a
+ * nonblocking collective's v-variant, src/coll/sendpart.c); p takes b over
+ * (malloc'ed) and frees it with the record. */
+void mc_bufwatch_start_blocks(mc_prec *p, const void *buf, MPI_Datatype type, mc_bufblock *b,
+                              int n);
 
 /* buffer-overlap between active operations (bufwatch.c): p, about to be
  * posted or started by call c with buf, count, type and kind set, against

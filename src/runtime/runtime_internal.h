@@ -13,10 +13,12 @@
 int mc_eng_has_orphans(void);
 
 /* bufwatch.c: buffer-modified. The end functions compare and report: the
- * program's call c completed the send, or MPI finished a freed one. */
-void mc_bufwatch_end(mc_prec *p, const mc_call *c);
+ * program's call c completed the send, or MPI finished a freed one. The
+ * report names the start of the operation of record op (p itself, or the
+ * MPI_Isendrecv whose half p is). */
+void mc_bufwatch_end(mc_prec *p, const mc_prec *op, const mc_call *c);
 void mc_bufwatch_end_freed(mc_prec *p);
-void mc_bufwatch_recv_end(mc_prec *p, const mc_call *c);
+void mc_bufwatch_recv_end(mc_prec *p, const mc_prec *op, const mc_call *c);
 
 /* deadlock_answer.c: whether a lower rank's detection asked this rank to
  * leave detection to it for now. */
