@@ -95,6 +95,30 @@ int mc_nbr_prepare(mc_call *c, hs_t *h, struct mc_pcomm *pc);
 int mc_nbr_start(hs_t *h);
 void mc_nbr_judge(hs_t *h);
 
+/* parts.c: this member of a collective call, and the blocks of its send
+ * or receive part. */
+typedef struct {
+    int inter, rank, lsize;
+    int gsize;          /* the members it sends to or receives from (the remote group's size) */
+    int rooted, is_root;
+    int inactive;       /* MPI_PROC_NULL in an intercommunicator's root group */
+} mc_member;
+int mc_member_of(const mc_call *c, const mc_coll_fn *f, MPI_Comm comm, mc_member *m);
+
+enum { MC_PART_SEND, MC_PART_RECV };
+/* One block: count elements of datatype t at buf. */
+typedef void (*mc_block_fn)(void *ctx, const void *buf, MPI_Count count, MPI_Datatype t);
+/* Calls fn for each block of m's send or receive part (side) in call c.
+ * 0, or -1 when the part cannot be told (arguments reported invalid,
+ * MPI_Alltoallw, neighborhood collectives, intercommunicator
+ * MPI_Reduce_scatter) or m takes no part. MPI_IN_PLACE: no blocks. */
+int mc_coll_part(const mc_call *c, const mc_coll_fn *f, const mc_member *m, int side,
+                 mc_block_fn fn, void *ctx);
+
+/* bufoverlap.c: buffer-overlap between the send and receive parts of the
+ * collective call c, before it runs. */
+void mc_coll_check_overlap(mc_call *c, const mc_coll_fn *f, MPI_Comm comm);
+
 /* sendpart.c: buffer-modified for the nonblocking collective call c
  * whose request record p the engine holds: its send part is hashed now
  * and compared when the program completes p. */

@@ -430,6 +430,7 @@ void mc_coll_enter(mc_call *c)
     }
     if (comm == MPI_COMM_NULL)
         return;
+    mc_coll_check_overlap(c, f, comm);
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
     if (!pc || pc->coll_off || pc->flat == MPI_COMM_NULL) {
