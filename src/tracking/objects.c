@@ -75,11 +75,12 @@ const char *mc_obj_kind_name(int kind)
 }
 
 /* Takes an entry out of the table: the table's own go back to the free
- * list, a record's stay with the record. */
-static void obj_drop(mc_obj *o)
+ * list, a record's stay with the record. A request's entry is remembered
+ * as ended unless another entry takes over the same request. */
+static void obj_remove(mc_obj *o, int ended)
 {
     HASH_DEL(table, o);
-    if (o->key.kind == MC_OBJ_REQUEST)
+    if (o->key.kind == MC_OBJ_REQUEST && ended)
         mc_requests_dropped(o);
     if (o->embedded)
         o->linked = 0;
@@ -87,18 +88,28 @@ static void obj_drop(mc_obj *o)
         obj_release(o);
 }
 
+static void obj_drop(mc_obj *o) { obj_remove(o, 1); }
+
 static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack)
 {
     mc_obj_key key = {(uint64_t)kind, bits};
     mc_obj *old;
     HASH_FIND(hh, table, &key, sizeof key, old);
     if (old) {
-        /* A handle value we still hold was handed out again: the old object
-         * is gone (freed by a path we do not see, e.g. inside the library),
-         * or, for a request still active, the handle is a shared one. */
-        if (kind == MC_OBJ_REQUEST && old->active)
+        /* The engine's record of a request that tracking entered in this
+         * same call (the newest request entry: a nonblocking collective,
+         * whose handshake ties its record to the request after tracking
+         * saw the call) takes the entry over: the same request, not a
+         * shared handle, and it has not ended. */
+        int same = kind == MC_OBJ_REQUEST && ext && !old->embedded && old->id == next_id[kind]
+                   && c && old->origin.fn == c->fn;
+        /* Otherwise a handle value we still hold was handed out again: the
+         * old object is gone (freed by a path we do not see, e.g. inside
+         * the library), or, for a request still active, the handle is a
+         * shared one. */
+        if (!same && kind == MC_OBJ_REQUEST && old->active)
             mc_requests_shared(bits);
-        obj_drop(old);
+        obj_remove(old, !same);
     }
     /* Everything but the origin's arrays, which mc_origin_capture fills as far
      * as they are used. */

@@ -85,7 +85,9 @@ static int nshared;
 
 void mc_requests_shared(uint64_t bits)
 {
-    for (int i = 0; i < nshared; i++)
+    if (nshared > SHARED_MAX)
+        return;         /* judging is off already */
+    for (int i = 0; i < nshared && i < SHARED_MAX; i++)
         if (shared[i] == bits)
             return;
     if (nshared < SHARED_MAX)
