@@ -42,7 +42,7 @@ static void add(void *ctx, const void *buf, MPI_Count count, MPI_Datatype t)
         return;
     if (rs->n == rs->cap) {
         int cap = rs->cap ? 2 * rs->cap : 4;
-        mc_region *nr = realloc(rs->r, (size_t)cap * sizeof *nr);
+        mc_region *nr = mc_realloc(rs->r, (size_t)cap * sizeof *nr);
         if (!nr) {
             rs->bad = 1;
             return;
@@ -69,7 +69,7 @@ static int first_overlap(regions *s, regions *r, MPI_Aint *bytes)
      * a send block [lo, hi) can share bytes with start below hi (a prefix,
      * found by bisection) and end above lo: walking that prefix backwards
      * stops where no earlier block reaches lo. */
-    MPI_Aint *reach = malloc((size_t)r->n * sizeof *reach);
+    MPI_Aint *reach = mc_malloc((size_t)r->n * sizeof *reach);
     if (!reach)
         return 0;
     for (int j = 0; j < r->n; j++)

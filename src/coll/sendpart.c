@@ -42,7 +42,7 @@ static void add(void *ctx, const void *buf, MPI_Count count, MPI_Datatype t)
     }
     if (bl->n == bl->cap) {
         int cap = bl->cap ? 2 * bl->cap : 4;
-        mc_bufblock *nb = realloc(bl->b, (size_t)cap * sizeof *nb);
+        mc_bufblock *nb = mc_realloc(bl->b, (size_t)cap * sizeof *nb);
         if (!nb) {
             bl->bad = 1;
             return;
