@@ -25,14 +25,19 @@
  * v-variant of n blocks per side costs O(n log n), not n x n comparisons.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "coll_internal.h"
 #include "bufsum.h"
 #include "report.h"
 #include "skipped.h"
 
+/* The blocks of one side. Most collectives have one block a side: those
+ * stay inline, and only a v-variant's list is allocated. */
+#define INLINE_BLOCKS 2
 typedef struct {
     mc_region *r;
     int n, cap, bad;
+    mc_region inl[INLINE_BLOCKS];
 } regions;
 
 static void add(void *ctx, const void *buf, MPI_Count count, MPI_Datatype t)
@@ -40,18 +45,31 @@ static void add(void *ctx, const void *buf, MPI_Count count, MPI_Datatype t)
     regions *rs = ctx;
     if (rs->bad || count <= 0)
         return;
+    if (!rs->r) {
+        rs->r = rs->inl;
+        rs->cap = INLINE_BLOCKS;
+    }
     if (rs->n == rs->cap) {
-        int cap = rs->cap ? 2 * rs->cap : 4;
-        mc_region *nr = mc_realloc(rs->r, (size_t)cap * sizeof *nr);
+        int cap = 2 * rs->cap;
+        mc_region *nr = mc_malloc((size_t)cap * sizeof *nr);
         if (!nr) {
             rs->bad = 1;
             return;
         }
+        memcpy(nr, rs->r, (size_t)rs->n * sizeof *nr);
+        if (rs->r != rs->inl)
+            free(rs->r);
         rs->r = nr;
         rs->cap = cap;
     }
     if (mc_region_of(buf, count, t, &rs->r[rs->n]))
         rs->n++;
+}
+
+static void regions_free(regions *rs)
+{
+    if (rs->r != rs->inl)
+        free(rs->r);
 }
 
 static int by_lo(const void *a, const void *b)
@@ -64,6 +82,8 @@ static int by_lo(const void *a, const void *b)
  * *bytes, or 0 (also when memory runs out: nothing is reported then). */
 static int first_overlap(regions *s, regions *r, MPI_Aint *bytes)
 {
+    if (s->n == 1 && r->n == 1)
+        return mc_region_overlap(&s->r[0], &r->r[0], bytes) == 1;
     qsort(r->r, (size_t)r->n, sizeof *r->r, by_lo);
     /* reach[j]: the highest end of receive blocks 0..j. The receive blocks
      * a send block [lo, hi) can share bytes with start below hi (a prefix,
@@ -122,6 +142,6 @@ void mc_coll_check_overlap(mc_call *c, const mc_coll_fn *f, MPI_Comm comm)
                            d->params[ra].name, d->name, (long long)bytes);
         }
     }
-    free(s.r);
-    free(r.r);
+    regions_free(&s);
+    regions_free(&r);
 }
