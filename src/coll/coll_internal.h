@@ -119,10 +119,5 @@ int mc_coll_part(const mc_call *c, const mc_coll_fn *f, const mc_member *m, int 
  * collective call c, before it runs. */
 void mc_coll_check_overlap(mc_call *c, const mc_coll_fn *f, MPI_Comm comm);
 
-/* sendpart.c: buffer-modified for the nonblocking collective call c
- * whose request record p the engine holds: its send part is hashed now
- * and compared when the program completes p. */
-struct mc_prec;
-void mc_coll_watch_send(struct mc_prec *p, const mc_call *c, const mc_coll_fn *f, MPI_Comm comm);
 
 #endif

@@ -368,38 +368,6 @@ void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w)
     describe_members(pc->flat, pc->flat_rank, pc->flat_size, key, w);
 }
 
-/* After a nonblocking collective returned its request: the engine keeps a
- * record of it, so that waiting on it is a wait the detector sees (every
- * completion call goes through the engine while it holds records). */
-void mc_coll_leave(mc_call *c)
-{
-    if (!c->coll_key || !mc_eng_on)
-        return;
-    const mc_coll_fn *f = mc_coll_fn_of(c->fn);
-    if (!f || f->variant != MC_VAR_NONBLOCKING || c->desc->req_out < 0)
-        return;
-    const MPI_Request *rp = c->vals[c->desc->req_out].p;
-    if (!rp || *rp == MPI_REQUEST_NULL)
-        return;
-    MPI_Comm comm;
-    if (f->comm_ptr)
-        return;
-    comm = c->vals[f->a_comm].comm;
-    mc_eng_lock();
-    mc_prec *p = mc_prec_new(*rp, c);
-    if (p) {
-        p->kind = MC_PR_COLL;
-        p->fn = c->fn;
-        p->active = 1;
-        p->real = *rp;
-        p->comm = comm;
-        p->coll_key = c->coll_key;
-        p->caller = c->caller;
-        mc_coll_watch_send(p, c, f, comm);
-    }
-    mc_eng_unlock();
-}
-
 /* ---- entry ---------------------------------------------------------------- */
 
 static int start_first_reduction(void *ctx)

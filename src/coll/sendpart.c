@@ -1,5 +1,6 @@
 /*
- * sendpart.c - buffer-modified for nonblocking collectives: the bytes this
+ * sendpart.c - a nonblocking collective's request record (coll.h:
+ * mc_coll_leave), and buffer-modified for its send part: the bytes this
  * member sends are hashed when the call returns its request and again when
  * the program completes it (runtime/bufwatch.c compares and reports).
  *
@@ -55,7 +56,7 @@ static void add(void *ctx, const void *buf, MPI_Count count, MPI_Datatype t)
     bl->n++;
 }
 
-void mc_coll_watch_send(mc_prec *p, const mc_call *c, const mc_coll_fn *f, MPI_Comm comm)
+static void watch_send(mc_prec *p, const mc_call *c, const mc_coll_fn *f, MPI_Comm comm)
 {
     mc_member m;
     if (!mc_st.cfg.check_buffers || mc_member_of(c, f, comm, &m) != 0)
@@ -74,4 +75,36 @@ void mc_coll_watch_send(mc_prec *p, const mc_call *c, const mc_coll_fn *f, MPI_C
         return;
     }
     mc_bufwatch_start_blocks(p, bl.base, bl.type, bl.b, bl.n);
+}
+
+/* After a nonblocking collective returned its request: the engine keeps a
+ * record of it, so that waiting on it is a wait the detector sees (every
+ * completion call goes through the engine while it holds records). */
+void mc_coll_leave(mc_call *c)
+{
+    if (!c->coll_key || !mc_eng_on)
+        return;
+    const mc_coll_fn *f = mc_coll_fn_of(c->fn);
+    if (!f || f->variant != MC_VAR_NONBLOCKING || c->desc->req_out < 0)
+        return;
+    const MPI_Request *rp = c->vals[c->desc->req_out].p;
+    if (!rp || *rp == MPI_REQUEST_NULL)
+        return;
+    MPI_Comm comm;
+    if (f->comm_ptr)
+        return;
+    comm = c->vals[f->a_comm].comm;
+    mc_eng_lock();
+    mc_prec *p = mc_prec_new(*rp, c);
+    if (p) {
+        p->kind = MC_PR_COLL;
+        p->fn = c->fn;
+        p->active = 1;
+        p->real = *rp;
+        p->comm = comm;
+        p->coll_key = c->coll_key;
+        p->caller = c->caller;
+        watch_send(p, c, f, comm);
+    }
+    mc_eng_unlock();
 }
