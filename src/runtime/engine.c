@@ -203,15 +203,26 @@ static void own_type(mc_prec *p, MPI_Datatype type)
     }
 }
 
+/* A record and the halves of an MPI_Isendrecv it holds (compared at the
+ * program's completion, after MPI finished them). */
+static void own_type_all(mc_prec *p, MPI_Datatype type)
+{
+    own_type(p, type);
+    if (p->pair_s)
+        own_type(p->pair_s, type);
+    if (p->pair_r)
+        own_type(p->pair_r, type);
+}
+
 void mc_eng_type_freeing(MPI_Datatype type)
 {
     if (!mc_eng_on || type == MPI_DATATYPE_NULL)
         return;
     mc_eng_lock();
     for (mc_prec *p = live; p; p = p->live_next)
-        own_type(p, type);
+        own_type_all(p, type);
     for (mc_prec *p = orphans; p; p = p->orphan_next)
-        own_type(p, type);
+        own_type_all(p, type);
     mc_eng_unlock();
 }
 
