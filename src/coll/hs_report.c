@@ -41,9 +41,10 @@ void mc_hs_summarize(hs_t *h, const mc_call *c)
     const char *sepr = "";
     if (f->a_root >= 0) {
         int r = h->root_arg;
-        if (r == MPI_ROOT) append(s, cap, "root MPI_ROOT");
-        else if (r == MPI_PROC_NULL) append(s, cap, "root MPI_PROC_NULL");
-        else append(s, cap, "root %d", r);
+        const char *rname = c->desc->params[f->a_root].name;   /* "root", "local_leader" */
+        if (r == MPI_ROOT) append(s, cap, "%s MPI_ROOT", rname);
+        else if (r == MPI_PROC_NULL) append(s, cap, "%s MPI_PROC_NULL", rname);
+        else append(s, cap, "%s %d", rname, r);
         sepr = ", ";
     }
     if (f->a_op >= 0) {
@@ -236,9 +237,17 @@ void mc_hs_write_finding(hs_t *h)
     char cname[64];
     mc_pcomm_name(h->comm, cname, sizeof cname);
     int world = h->comm == MPI_COMM_WORLD;
-    snprintf(msg, 8192, "collective mismatch on %s (%d %s): %s. ", cname, n,
-             h->inter ? "processes in both groups" : "members",
-             mc_collrec_describe(h->verdict, desc, sizeof desc));
+    /* Members of one group of MPI_Intercomm_create that name different
+     * local leaders: the intercommunicator's own class (seed 001). */
+    int icreate = h->fn == MC_FN_MPI_Intercomm_create && h->verdict == MC_CM_ROOT;
+    if (icreate)
+        snprintf(msg, 8192, "intercommunicator creation mismatch on %s (%d members): the members of one "
+                 "group pass different local_leader values, and MPI_Intercomm_create would hang. ",
+                 cname, n);
+    else
+        snprintf(msg, 8192, "collective mismatch on %s (%d %s): %s. ", cname, n,
+                 h->inter ? "processes in both groups" : "members",
+                 mc_collrec_describe(h->verdict, desc, sizeof desc));
     mc_call_text *others = mc_calloc((size_t)(ngroups ? ngroups : 1), sizeof *others);
     size_t nothers = 0;
     for (int gi = 0; gi < ngroups; gi++) {
@@ -273,8 +282,8 @@ void mc_hs_write_finding(hs_t *h)
     }
     if (!world)
         append(msg, 8192, " (ranks numbered in MPI_COMM_WORLD)");
-    mc_report_with(MC_CLASS_COLLECTIVE_MISMATCH, NULL, h->fn, h->call ? h->call->caller : h->caller,
-                   others, nothers, "%s", msg);
+    mc_report_with(icreate ? MC_CLASS_INTERCOMM_MISMATCH : MC_CLASS_COLLECTIVE_MISMATCH, NULL, h->fn,
+                   h->call ? h->call->caller : h->caller, others, nothers, "%s", msg);
     free(others);
 out:
     if (cts) {

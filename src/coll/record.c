@@ -197,6 +197,8 @@ void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r)
     if (shape == MC_SH_BARRIER || shape == MC_SH_NEIGHBOR) {
         if (shape == MC_SH_NEIGHBOR)
             check_in_place(c, f, h);
+        if (f->a_root >= 0 && !h->inter)     /* local_leader, a spawn's root (shape.c) */
+            mc_collrec_put(r, MC_CR_ROOT, h->root_arg);
         return;
     }
     const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;

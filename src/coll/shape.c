@@ -44,6 +44,10 @@ static const struct { const char *base; int shape; } families[] = {
     {"Graph_create", MC_SH_BARRIER}, {"Dist_graph_create", MC_SH_BARRIER},
     {"Dist_graph_create_adjacent", MC_SH_BARRIER},
     {"Intercomm_create", MC_SH_BARRIER}, {"Intercomm_merge", MC_SH_BARRIER},
+    /* Dynamic processes: collective over comm, with a root every member
+     * must name alike (MPI-3.1 sec. 10.3.2, 10.4.2). */
+    {"Comm_spawn", MC_SH_BARRIER}, {"Comm_spawn_multiple", MC_SH_BARRIER},
+    {"Comm_accept", MC_SH_BARRIER}, {"Comm_connect", MC_SH_BARRIER},
     {"Win_create", MC_SH_BARRIER}, {"Win_allocate", MC_SH_BARRIER},
     {"Win_allocate_shared", MC_SH_BARRIER}, {"Win_create_dynamic", MC_SH_BARRIER},
     {"File_open", MC_SH_BARRIER},
@@ -127,6 +131,15 @@ static void find_args(const mc_fn_desc *d, mc_coll_fn *f)
     }
     f->a_root = param_with_role(d, MC_ROLE_ROOT);
     f->a_op = param_with_role(d, MC_ROLE_OP);
+    /* Calls without data whose members must still name one process alike:
+     * MPI_Intercomm_create's local_leader (MPI-3.1 sec. 6.6.2), the root of
+     * MPI_Comm_spawn and MPI_Comm_accept/connect. A rank of the
+     * communicator, compared like an intracommunicator collective's root. */
+    if (f->shape == MC_SH_BARRIER && f->a_root < 0)
+        for (int i = 0; i < d->nparams; i++)
+            if (d->params[i].role == MC_ROLE_RANK
+                && (strcmp(d->params[i].name, "local_leader") == 0 || strcmp(d->params[i].name, "root") == 0))
+                f->a_root = i;
 }
 
 static void build(void)

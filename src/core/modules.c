@@ -7,12 +7,15 @@
  * handshake of MPI_Comm_free still needs the shadow that tracking's free
  * lets go of). After the call they run in reverse, last in first out:
  * tracking records the call's new handles before the handshake of a
- * nonblocking collective is tied to its request, as it always was.
+ * nonblocking collective is tied to its request, as it always was; the
+ * intercommunicator checks agree on a new communicator's outcome before
+ * tracking makes its shadow (a collective over it).
  */
 #include <stddef.h>
 #include "checks.h"
 #include "fn_table.h"
 #include "coll.h"
+#include "inter.h"
 #include "modules.h"
 #include "objects.h"
 #include "p2p.h"
@@ -21,6 +24,7 @@ const mc_module *const mc_modules[] = {
     &mc_checks_module,
     &mc_coll_module,
     &mc_track_module,
+    &mc_inter_module,
     &mc_p2p_module,
 };
 #define NMODULES (sizeof mc_modules / sizeof mc_modules[0])

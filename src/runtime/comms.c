@@ -255,6 +255,12 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
             counted_parent = newcomm;
         return;
     }
+    if (c->new_comm_unsafe) {
+        /* Only some processes got it (src/inter/): a shadow is made
+         * collectively over it, and would wait for the others forever. */
+        mc_skipped(MC_SKIP_UNCHECKED_COMM);
+        return;
+    }
     MPI_Comm shadow = MPI_COMM_NULL, pshadow = MPI_COMM_NULL;
     /* Never MPI_Comm_dup of the user's communicator: it would run the
      * application's attribute copy callbacks (and their delete callbacks when

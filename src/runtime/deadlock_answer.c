@@ -152,36 +152,12 @@ static void answer(int id, int to, int details)
         h.nclauses = w.nclauses;
         h.nranks = w.nranks;
         if (details && mc_dl_w.call) {
-            /* The call and its arguments as text, the stack as call sites
-             * (module, offset) that the reporting rank resolves to
-             * file:line in its own copy of each module: a first DWARF
-             * lookup costs tens of ms, and with every rank of a large
-             * deadlock doing it at once on a few cores the answers came
-             * after the grace period. */
-            mc_call_text ct;
-            mc_report_fill_call_args(&ct, mc_dl_w.call);
+            /* The call as text, its stack as call sites the reporting
+             * rank resolves (callwire.c). */
             text = mc_malloc(DETAILS_MAX);
             if (text) {
-                mc_calltext_serialize(&ct, text, DETAILS_MAX);
-                uintptr_t pcs[MC_ORIGIN_MAX_PCS * 2];
-                size_t np = mc_stack_capture(pcs, sizeof pcs / sizeof pcs[0]);
-                if (np == 0 && mc_dl_w.call->caller) {
-                    pcs[0] = (uintptr_t)mc_dl_w.call->caller;
-                    np = 1;
-                }
-                for (size_t i = 0; i < np; i++) {
-                    uint64_t mod, off;
-                    mc_site_encode((const void *)pcs[i], &mod, &off);
-                    size_t len = strlen(text);
-                    snprintf(text + len, DETAILS_MAX - len, "P\t%llx\t%llx\n", (unsigned long long)mod,
-                             (unsigned long long)off);
-                }
+                mc_call_wire(mc_dl_w.call, text, DETAILS_MAX);
                 h.details_len = (int32_t)strlen(text) + 1;
-            }
-            mc_finding tmp = {.calls = mc_malloc(sizeof ct), .ncalls = 1};
-            if (tmp.calls) {
-                tmp.calls[0] = ct;
-                mc_finding_clear(&tmp);
             }
         }
     }

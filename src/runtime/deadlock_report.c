@@ -210,36 +210,6 @@ static int cycle_order(node *nodes, const char *released, int leader, int *order
     return n;
 }
 
-/* The "P mod off" lines of a rank's details: its stack as call sites,
- * resolved here (frames this process cannot map keep their address). */
-static void resolve_sites(const char *details, mc_call_text *ct)
-{
-    size_t n = 0;
-    for (const char *p = details; p && (p = strstr(p, "\nP\t")); p++)
-        n++;
-    if (!n || ct->nframes)
-        return;
-    uintptr_t *pcs = mc_calloc(n, sizeof *pcs);
-    mc_frame *frames = mc_calloc(n, sizeof *frames);
-    size_t k = 0;
-    for (const char *p = details; pcs && frames && (p = strstr(p, "\nP\t")) && k < n; p++) {
-        unsigned long long mod = 0, off = 0;
-        uintptr_t a = sscanf(p + 3, "%llx\t%llx", &mod, &off) == 2 ? mc_site_decode(mod, off) : 0;
-        if (a)
-            pcs[k++] = a;
-    }
-    if (!pcs || !frames || !k) {
-        free(pcs);
-        free(frames);
-        return;
-    }
-    mc_stack_resolve(pcs, k, frames);
-    free(ct->stack);
-    ct->stack = frames;
-    ct->nframes = k;
-    free(pcs);
-}
-
 void mc_dl_report_found(node *nodes, node *again, const char *released, int leader, int potential,
                         const mc_call *c)
 {
@@ -255,8 +225,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
     int norder = order ? cycle_order(nodes, released, leader, order) : 0;
     for (int oi = 0; oi < norder && calls && msg; oi++) {
         int r = order[oi];
-        mc_calltext_parse(again[r].details ? again[r].details : "", r, &calls[k]);
-        resolve_sites(again[r].details, &calls[k]);
+        mc_call_unwire(again[r].details, r, &calls[k]);
         describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
         if (potential && nodes[r].h.relaxable) {
             const mc_call_text *ct = &calls[k];
@@ -290,6 +259,9 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
                 break;
             }
         }
+        int icreate = c && c->fn == MC_FN_MPI_Intercomm_create;
+        for (size_t i = 0; i < k && !icreate; i++)
+            icreate = calls[i].call && strcmp(calls[i].call, "MPI_Intercomm_create") == 0;
         if (potential)
             mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, c, 0, NULL, calls, k,
                            "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
@@ -298,6 +270,13 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
                            "only because MPI buffered %s; with larger messages or another MPI "
                            "it hangs",
                            n, msg, buffered[0] ? buffered : "the sends of the ranks waiting for an acknowledgment");
+        else if (icreate)
+            /* Leaders of MPI_Intercomm_create that do not name each other
+             * wait here in the leaders' exchange (src/inter/create.c). */
+            mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, 0, NULL, calls, k,
+                           "MPI_Intercomm_create cannot complete: its leaders do not name each other as "
+                           "remote_leader (or a process it needs is elsewhere), and %d ranks (numbered in "
+                           "MPI_COMM_WORLD) wait for each other forever: %s", n, msg);
         else
             mc_report_with(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k,
                            "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "

@@ -41,6 +41,7 @@
 #include "call.h"
 #include "sigrun.h"
 #include "bufsum.h"      /* mc_region */
+#include "finding.h"     /* mc_call_text */
 
 /* ---- envelopes ---------------------------------------------------------- */
 
@@ -273,6 +274,17 @@ void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgme
 void mc_dl_relax_site(const void *site);        /* sends from this call site no longer wait */
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
 void mc_dl_clear_waiting(void);
+
+/* A call as text another process can show with file:line (callwire.c):
+ * the call and its arguments, then this process's stack as call sites;
+ * and back, resolving the sites here. */
+void mc_call_wire(const mc_call *c, char *text, size_t cap);
+void mc_call_unwire(const char *text, int rank, mc_call_text *ct);
+
+/* Tags of the checker's own messages on mc_st.world_dup: the deadlock
+ * detector's (deadlock_internal.h, 7101-7104) and the leaders' exchange of
+ * MPI_Intercomm_create (src/inter/). */
+enum { MC_WTAG_INTERCOMM = 7110 };
 
 /* Call sites (site.c): portable (module, offset) of a return address. */
 void mc_site_encode(const void *pc, uint64_t *mod, uint64_t *off);

@@ -58,6 +58,8 @@ typedef struct {
     int skip;                   /* 1: the checker stays out of this call */
     int engine;                 /* 1: the handshake engine makes the real call (src/p2p/, src/runtime/) */
     int invalid;                /* an argument check failed: the checker passes no handle of it to MPI */
+    int new_comm_unsafe;        /* the checker runs no collective over the new communicator: not every
+                                 * process got it, or MPI cannot run one on it (src/inter/) */
     uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
 } mc_call;
 

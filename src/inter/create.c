@@ -1,0 +1,312 @@
+/*
+ * create.c - MPI_Intercomm_create (MPI-3.1 sec. 6.6.2), checked before it
+ * can hang and agreed on after it (seed 001).
+ *
+ * Before the real call: the local communicator's collective handshake
+ * (src/coll/) has compared local_leader within each group. The leader then
+ * sends what its group passes (tag, its group's world ranks, its call) to
+ * the process it names as remote leader, over the checker's copy of
+ * MPI_COMM_WORLD, and waits for that process's message in the engine's
+ * wait loop. The leaders that name each other meet; a tag or group that
+ * differs is reported at once; a leader that names another process waits
+ * where the deadlock detector finds the cycle (it waits for that process,
+ * its members for it). The leader's verdict reaches its group by a
+ * broadcast on the local communicator's shadow.
+ *
+ * After it (the seed's algorithm): each group reduces what its members got
+ * (an intercommunicator with which remote group, or an error), the leaders
+ * exchange their group's outcome, and each leader broadcasts the verdict
+ * in its group: every process of both groups knows whether all got the
+ * same intercommunicator or all an error.
+ *
+ * Where the remote leader is not in this MPI_COMM_WORLD (a peer
+ * communicator from MPI_Comm_spawn or connect/accept), the leaders have
+ * no channel: only the checks within each group run.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "inter_internal.h"
+#include "report.h"
+#include "skipped.h"
+#include "state.h"
+
+enum { V_OK = 0, V_UNCHECKED = 1, V_MISMATCH = 2 };
+enum { OUT_OK = 0, OUT_RHASH, OUT_LHASH, OUT_OKW, OUT_FAILW };
+#define TEXT_MAX 6000
+
+/* From the call's enter to its leave (a blocking call: one per thread). */
+static __thread struct {
+    int active;             /* the check before the call ran: the outcome check runs after it */
+    MPI_Comm flat;          /* local_comm's handshake communicator */
+    int leader, leader_world, am_leader;
+    int peer_world;         /* the remote leader's world rank; -1: no exchange */
+    int64_t lhash;          /* this group's world ranks, hashed */
+} cs;
+
+static int32_t *comm_ranks(MPI_Comm comm, int remote, int *n)
+{
+    MPI_Group g;
+    *n = 0;
+    if ((remote ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
+        return NULL;
+    int32_t *r = ic_world_ranks(g, n);
+    PMPI_Group_free(&g);
+    return r;
+}
+
+/* The other leader's call, for a report. */
+static mc_call_text *their_call(const ic_msg *m)
+{
+    mc_call_text *ct = mc_calloc(1, sizeof *ct);
+    if (ct)
+        mc_call_unwire(ic_msg_text(m), m->world, ct);
+    return ct;
+}
+
+/* The leader's mismatch found alone (its own arguments): written here. */
+static int mismatch_alone(mc_call *c, int *writer, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int mismatch_alone(mc_call *c, int *writer, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    mc_report_call(MC_CLASS_INTERCOMM_MISMATCH, c, "%s", msg);
+    *writer = 1;
+    return V_MISMATCH;
+}
+
+/* The leaders compare what their groups pass. */
+static int compare(mc_call *c, const ic_msg *mine, const int32_t *ranks, const ic_msg *got, int *writer)
+{
+    char a[128], b[128], msg[1024] = "";
+    const int32_t *theirs = ic_msg_ranks(got);
+    ic_ranks_text(ranks, mine->lsize, a, sizeof a);
+    ic_ranks_text(theirs, got->lsize, b, sizeof b);
+    if (mine->tag != got->tag) {
+        snprintf(msg, sizeof msg, "MPI_Intercomm_create cannot complete: the two leaders pass different tags: "
+                 "world rank %d (leader of world ranks %s) passes tag %d, world rank %d (leader of world "
+                 "ranks %s) passes tag %d. The leaders' messages on peer_comm are matched by that tag, and "
+                 "both groups would wait forever",
+                 mine->world, a, mine->tag, got->world, b, got->tag);
+    } else {
+        int shared = -1;
+        for (int i = 0; i < mine->lsize && shared < 0; i++)
+            for (int j = 0; j < got->lsize; j++)
+                if (ranks[i] == theirs[j] && ranks[i] != MPI_UNDEFINED) {
+                    shared = ranks[i];
+                    break;
+                }
+        if (shared >= 0)
+            snprintf(msg, sizeof msg, "MPI_Intercomm_create with overlapping groups: world rank %d is in the "
+                     "local group of world rank %d (world ranks %s) and in that of world rank %d (world "
+                     "ranks %s); the two groups of an intercommunicator must be disjoint (MPI-3.1 sec. 6.6.2)",
+                     shared, mine->world, a, got->world, b);
+    }
+    if (!msg[0])
+        return V_OK;
+    *writer = mine->world < got->world;
+    if (*writer) {
+        mc_call_text *ct = their_call(got);
+        mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, c->fn, NULL, ct, ct ? 1 : 0, "%s", msg);
+        free(ct);
+    }
+    return V_MISMATCH;
+}
+
+/* The leader's part before the call. */
+static int leader_check(mc_call *c, MPI_Comm local, int *writer)
+{
+    MPI_Comm peer = c->vals[2].comm;
+    int rl = c->vals[3].i, tag = c->vals[4].i, n = 0;
+    *writer = 0;
+    if (c->invalid)
+        return V_UNCHECKED;     /* reported by the argument checks */
+    if (peer == MPI_COMM_NULL)
+        return mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader passes MPI_COMM_NULL as "
+                              "peer_comm; at the leader it must be a communicator that holds both leaders "
+                              "(MPI-3.1 sec. 6.6.2), and the group would wait for it forever");
+    int inter = 0;
+    PMPI_Comm_test_inter(peer, &inter);
+    int32_t *pr = comm_ranks(peer, inter, &n);
+    if (!pr)
+        return V_UNCHECKED;
+    if (rl < 0 || rl >= n) {
+        free(pr);
+        return mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader passes remote_leader %d, "
+                              "which is not a rank of peer_comm (%s of %d processes)", rl,
+                              inter ? "an intercommunicator whose remote group has" : "a communicator", n);
+    }
+    int pw = pr[rl];
+    free(pr);
+    if (pw == MPI_UNDEFINED || pw < 0)
+        return V_UNCHECKED;     /* in another MPI_COMM_WORLD: no channel */
+    if (pw == mc_st.world_rank)
+        return mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader names itself as "
+                              "remote_leader (rank %d of peer_comm); the remote leader must be in the other "
+                              "group, and the call would wait forever", rl);
+    int lsize = 0;
+    int32_t *ranks = comm_ranks(local, 0, &lsize);
+    char *text = mc_malloc(TEXT_MAX);
+    if (!ranks || !text) {
+        free(ranks);
+        free(text);
+        return V_UNCHECKED;
+    }
+    for (int i = 0; i < lsize; i++)
+        if (ranks[i] == pw) {
+            free(ranks);
+            free(text);
+            return mismatch_alone(c, writer, "MPI_Intercomm_create with overlapping groups: the local leader "
+                                  "names world rank %d (rank %d of peer_comm) as remote_leader, but it is a "
+                                  "member of the local group; the two groups of an intercommunicator must be "
+                                  "disjoint (MPI-3.1 sec. 6.6.2), and the call would wait forever", pw, rl);
+        }
+    mc_call_wire(c, text, TEXT_MAX);
+    ic_msg m = {.magic = IC_MAGIC, .stage = 1, .world = mc_st.world_rank, .tag = tag,
+                .lsize = lsize, .textlen = (int32_t)strlen(text) + 1};
+    ic_msg *got = ic_exchange(c, pw, &m, ranks, text);
+    int v = V_UNCHECKED;
+    if (got && got->stage == 1 && !got->invalid) {
+        v = compare(c, &m, ranks, got, writer);
+        cs.peer_world = pw;
+    }
+    free(got);
+    free(ranks);
+    free(text);
+    return v;
+}
+
+void ic_create_enter(mc_call *c)
+{
+    memset(&cs, 0, sizeof cs);
+    cs.peer_world = -1;
+    if (!mc_eng_on || mc_st.finalizing || mc_st.world_dup == MPI_COMM_NULL)
+        return;
+    MPI_Comm local = c->vals[0].comm;
+    int leader = c->vals[1].i;
+    mc_eng_lock();
+    mc_pcomm *pc = mc_pcomm_get(local);
+    MPI_Comm flat = pc && !pc->is_inter && !pc->coll_off ? pc->flat : MPI_COMM_NULL;
+    int rank = pc ? pc->rank : -1, size = pc ? pc->size : 0;
+    int lw = pc && leader >= 0 && leader < size ? mc_pcomm_world_rank(pc, leader) : -1;
+    mc_eng_unlock();
+    /* Every member takes the same path: the handshake agreed on leader. */
+    if (flat == MPI_COMM_NULL || leader < 0 || leader >= size)
+        return;
+    cs.flat = flat;
+    cs.leader = leader;
+    cs.leader_world = lw;
+    cs.am_leader = rank == leader;
+    int n = 0;
+    int32_t *ranks = comm_ranks(local, 0, &n);
+    cs.lhash = ranks ? ic_ranks_hash(ranks, n) : 0;
+    free(ranks);
+    int writer = 0, verdict = V_UNCHECKED;
+    if (cs.am_leader)
+        verdict = leader_check(c, local, &writer);
+    if (ic_bcast(c, &verdict, leader, flat, cs.am_leader ? -1 : lw) != 0)
+        return;
+    cs.active = 1;
+    if (verdict == V_MISMATCH)
+        ic_after_mismatch(writer, "intercommunicator creation mismatch (MPI_Intercomm_create would hang; "
+                          "--abort-on-deadlock=no lets MPI go on)");
+}
+
+/* "in the group of world rank 2 (the leader), every process got an error". */
+static void describe_group(const ic_rec *r, const char *who, char *buf, size_t len)
+{
+    int64_t lo, hi, wlo, whi;
+    if (!ic_rec_get(r, OUT_OK, &lo, &hi))
+        snprintf(buf, len, "in the group of %s, nothing is known", who);
+    else if (lo == hi)
+        snprintf(buf, len, "in the group of %s, every process got %s", who,
+                 hi ? "an intercommunicator" : "an error");
+    else if (ic_rec_get(r, OUT_FAILW, &wlo, &whi) && wlo == whi)
+        snprintf(buf, len, "in the group of %s, world rank %lld got an error and the others an "
+                 "intercommunicator", who, (long long)wlo);
+    else if (ic_rec_get(r, OUT_FAILW, &wlo, &whi))
+        snprintf(buf, len, "in the group of %s, some of world ranks %lld to %lld got an error and the "
+                 "others an intercommunicator", who, (long long)wlo, (long long)whi);
+}
+
+void ic_create_leave(mc_call *c, int ok)
+{
+    if (!cs.active)
+        return;
+    cs.active = 0;
+    MPI_Comm nc = ok && c->vals[5].p ? *(const MPI_Comm *)c->vals[5].p : MPI_COMM_NULL;
+    int got = ok && nc != MPI_COMM_NULL;
+    ic_rec r;
+    ic_rec_init(&r);
+    ic_rec_put(&r, OUT_OK, got);
+    ic_rec_put(&r, got ? OUT_OKW : OUT_FAILW, mc_st.world_rank);
+    ic_rec_put(&r, OUT_LHASH, cs.lhash);
+    if (got) {
+        int n = 0;
+        int32_t *rr = comm_ranks(nc, 1, &n);
+        ic_rec_put(&r, OUT_RHASH, rr ? ic_ranks_hash(rr, n) : 0);
+        free(rr);
+    }
+    if (ic_reduce(c, &r, cs.flat) != 0)
+        return;
+    int verdict = 0;
+    if (cs.am_leader) {
+        int bad = !ic_rec_uniform(&r, OUT_OK) || (got && !ic_rec_uniform(&r, OUT_RHASH));
+        int writer = 1;
+        ic_msg *their = NULL;
+        char *text = NULL;
+        if (cs.peer_world >= 0 && (text = mc_malloc(TEXT_MAX))) {
+            mc_call_wire(c, text, TEXT_MAX);
+            ic_msg m = {.magic = IC_MAGIC, .stage = 2, .world = mc_st.world_rank,
+                        .textlen = (int32_t)strlen(text) + 1, .out = r};
+            their = ic_exchange(c, cs.peer_world, &m, NULL, text);
+            if (their && their->stage != 2) {
+                free(their);
+                their = NULL;
+            }
+        }
+        int64_t a, b;
+        if (their) {
+            const ic_rec *t = &their->out;
+            bad |= !ic_rec_uniform(t, OUT_OK) || (ic_rec_get(t, OUT_OK, &a, &b) && a && !ic_rec_uniform(t, OUT_RHASH));
+            if (!bad && ic_rec_get(&r, OUT_OK, &a, &a) && ic_rec_get(t, OUT_OK, &b, &b)) {
+                bad = a != b;
+                if (!bad && a) {    /* both groups got it: each one's remote group is the other */
+                    int64_t mr, tr, ml, tl;
+                    bad = !ic_rec_get(&r, OUT_RHASH, &mr, &mr) || !ic_rec_get(t, OUT_RHASH, &tr, &tr)
+                          || !ic_rec_get(&r, OUT_LHASH, &ml, &ml) || !ic_rec_get(t, OUT_LHASH, &tl, &tl)
+                          || mr != tl || tr != ml;
+                }
+            }
+            writer = mc_st.world_rank < their->world;
+        }
+        if (bad && writer) {
+            char mine[300], other[300], who[64];
+            snprintf(who, sizeof who, "world rank %d (the leader)", mc_st.world_rank);
+            describe_group(&r, who, mine, sizeof mine);
+            other[0] = 0;
+            if (their) {
+                snprintf(who, sizeof who, "world rank %d (the other leader)", their->world);
+                describe_group(&their->out, who, other, sizeof other);
+            }
+            mc_call_text *ct = their ? their_call(their) : NULL;
+            mc_report_with(MC_CLASS_INTERCOMM_NONUNIFORM, c, c->fn, NULL, ct, ct ? 1 : 0,
+                           "MPI_Intercomm_create ended differently across its processes: %s%s%s. A process "
+                           "that got the intercommunicator waits forever in its first use of it with one "
+                           "that did not; a uniform outcome needs agreement (seed 001)",
+                           mine, other[0] ? "; " : "", other);
+            free(ct);
+        }
+        verdict = bad;
+        free(their);
+        free(text);
+    }
+    if (ic_bcast(c, &verdict, cs.leader, cs.flat, cs.am_leader ? -1 : cs.leader_world) != 0)
+        return;
+    if (verdict)
+        c->new_comm_unsafe = 1;      /* no collective over it: not every process has it */
+}

@@ -1,0 +1,24 @@
+/*
+ * inter.h - intercommunicators (issue 14, seed 001): their creation checked
+ * before it can hang, and a uniform outcome after it.
+ *
+ * MPI_Intercomm_create: the local communicator's collective handshake
+ * (src/coll/) already compares local_leader; here the two leaders exchange
+ * what they pass (tag, the groups) over the checker's copy of
+ * MPI_COMM_WORLD before the real call, inside the engine's wait loop, so a
+ * leader that names the wrong process ends in the deadlock detector
+ * instead of a hang. After the call, every process of both groups learns
+ * whether all got an intercommunicator with the same groups, or all an
+ * error (create.c). MPI_Intercomm_merge's high flags, and the outcome of
+ * every call that makes a communicator from an intercommunicator, are
+ * agreed over the intercommunicator's handshake communicator (merge.c).
+ * docs/design.md ("Intercommunicators") explains the method.
+ */
+#ifndef MPICHECK_INTER_H
+#define MPICHECK_INTER_H
+
+#include "module.h"
+
+extern const mc_module mc_inter_module;
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * inter_internal.h - what the files of src/inter/ share: a small max/min
+ * record reduced with one MPI_MAX (the collective handshake's trick,
+ * collrec.h: each field travels as (v, -v)), the waits, and the leaders'
+ * exchange (leaders.c).
+ */
+#ifndef MPICHECK_INTER_INTERNAL_H
+#define MPICHECK_INTER_INTERNAL_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "call.h"
+#include "runtime.h"
+
+#define IC_FIELDS 8
+#define IC_NONE INT64_MIN
+
+typedef struct {
+    int64_t s[2 * IC_FIELDS];   /* s[2f] = max, s[2f+1] = -min; IC_NONE: nobody gave f */
+} ic_rec;
+
+void ic_rec_init(ic_rec *r);
+void ic_rec_put(ic_rec *r, int f, int64_t v);       /* v > INT64_MIN */
+int ic_rec_get(const ic_rec *r, int f, int64_t *lo, int64_t *hi);
+void ic_rec_merge(ic_rec *a, const ic_rec *b);
+/* Whether some gave f and all who did gave the same value. */
+int ic_rec_uniform(const ic_rec *r, int f);
+
+/* Reduces r (MPI_MAX) over comm in the engine's wait loop. 0 on success. */
+int ic_reduce(mc_call *c, ic_rec *r, MPI_Comm comm);
+/* Broadcasts one int from root over comm in the wait loop; this rank waits
+ * for world rank waitee (-1: not known). 0 on success. */
+int ic_bcast(mc_call *c, int *v, int root, MPI_Comm comm, int waitee);
+
+/* The two leaders' message (the group's world ranks and the sender's call
+ * as text follow it). */
+enum { IC_MAGIC = 0x4d434943u /* "MCIC" */ };
+typedef struct {
+    uint32_t magic;
+    int32_t stage;          /* 1 before the real call, 2 its outcome */
+    int32_t world;          /* sender's world rank */
+    int32_t tag;            /* the tag it passes */
+    int32_t invalid;        /* its arguments failed the checks: nothing to compare */
+    int32_t lsize;          /* its group's size: that many world ranks follow */
+    int32_t textlen;        /* then its call as text, with the terminating 0 */
+    int32_t pad_;
+    ic_rec out;             /* stage 2: its group's outcome (create.c) */
+} ic_msg;
+
+/* Sends m (with its ranks and text) to world rank peer and receives the
+ * peer's message, waiting in the engine's wait loop: the deadlock detector
+ * sees this rank wait for peer. Returns the peer's message (mc_malloc'd)
+ * or NULL when MPI failed or the message is not one of ours. */
+ic_msg *ic_exchange(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text);
+/* The world ranks and text behind a received message. */
+const int32_t *ic_msg_ranks(const ic_msg *m);
+const char *ic_msg_text(const ic_msg *m);
+
+/* World ranks of group g in its order (mc_malloc'd, n entries; MPI_UNDEFINED
+ * for a process of another MPI_COMM_WORLD). NULL on failure. */
+int32_t *ic_world_ranks(MPI_Group g, int *n);
+/* A 62-bit hash of a list of world ranks, never IC_NONE. */
+int64_t ic_ranks_hash(const int32_t *r, int n);
+/* "0-3, 5": a list of world ranks, shortened. */
+void ic_ranks_text(const int32_t *r, int n, char *buf, size_t len);
+
+/* After a finding that makes going on hang: the writer ends the job
+ * (--abort-on-deadlock=yes), the others wait for that. */
+void ic_after_mismatch(int writer, const char *why);
+
+/* The modules's two halves. */
+void ic_create_enter(mc_call *c);
+void ic_create_leave(mc_call *c, int ok);
+void ic_merge_enter(mc_call *c);
+void ic_from_inter_leave(mc_call *c, int ok);
+
+#endif
