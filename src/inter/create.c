@@ -23,7 +23,6 @@
  * communicator from MPI_Comm_spawn or connect/accept), the leaders have
  * no channel: only the checks within each group run.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +31,7 @@
 #include "skipped.h"
 #include "state.h"
 
-enum { V_OK = 0, V_UNCHECKED = 1, V_MISMATCH = 2 };
 enum { OUT_OK = 0, OUT_RHASH, OUT_LHASH, OUT_OKW, OUT_FAILW };
-#define TEXT_MAX 6000
 
 /* From the call's enter to its leave (a blocking call: one per thread). */
 static __thread struct {
@@ -56,29 +53,6 @@ static int32_t *comm_ranks(MPI_Comm comm, int remote, int *n)
     return r;
 }
 
-/* The other leader's call, for a report. */
-static mc_call_text *their_call(const ic_msg *m)
-{
-    mc_call_text *ct = mc_calloc(1, sizeof *ct);
-    if (ct)
-        mc_call_unwire(ic_msg_text(m), m->world, ct);
-    return ct;
-}
-
-/* The leader's mismatch found alone (its own arguments): written here. */
-static int mismatch_alone(mc_call *c, int *writer, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int mismatch_alone(mc_call *c, int *writer, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    mc_report_call(MC_CLASS_INTERCOMM_MISMATCH, c, "%s", msg);
-    *writer = 1;
-    return V_MISMATCH;
-}
-
 /* The leaders compare what their groups pass. */
 static int compare(mc_call *c, const ic_msg *mine, const int32_t *ranks, const ic_msg *got, int *writer)
 {
@@ -93,13 +67,7 @@ static int compare(mc_call *c, const ic_msg *mine, const int32_t *ranks, const i
                  "both groups would wait forever",
                  mine->world, a, mine->tag, got->world, b, got->tag);
     } else {
-        int shared = -1;
-        for (int i = 0; i < mine->lsize && shared < 0; i++)
-            for (int j = 0; j < got->lsize; j++)
-                if (ranks[i] == theirs[j] && ranks[i] != MPI_UNDEFINED) {
-                    shared = ranks[i];
-                    break;
-                }
+        int shared = ic_shared_rank(ranks, mine->lsize, theirs, got->lsize);
         if (shared >= 0)
             snprintf(msg, sizeof msg, "MPI_Intercomm_create with overlapping groups: world rank %d is in the "
                      "local group of world rank %d (world ranks %s) and in that of world rank %d (world "
@@ -107,14 +75,14 @@ static int compare(mc_call *c, const ic_msg *mine, const int32_t *ranks, const i
                      shared, mine->world, a, got->world, b);
     }
     if (!msg[0])
-        return V_OK;
+        return IC_V_OK;
     *writer = mine->world < got->world;
     if (*writer) {
-        mc_call_text *ct = their_call(got);
+        mc_call_text *ct = ic_their_call(got);
         mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, c->fn, NULL, ct, ct ? 1 : 0, "%s", msg);
         free(ct);
     }
-    return V_MISMATCH;
+    return IC_V_MISMATCH;
 }
 
 /* The leader's part before the call. */
@@ -124,52 +92,52 @@ static int leader_check(mc_call *c, MPI_Comm local, int *writer)
     int rl = c->vals[3].i, tag = c->vals[4].i, n = 0;
     *writer = 0;
     if (c->invalid)
-        return V_UNCHECKED;     /* reported by the argument checks */
+        return IC_V_UNCHECKED;     /* reported by the argument checks */
     if (peer == MPI_COMM_NULL)
-        return mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader passes MPI_COMM_NULL as "
+        return ic_mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader passes MPI_COMM_NULL as "
                               "peer_comm; at the leader it must be a communicator that holds both leaders "
                               "(MPI-3.1 sec. 6.6.2), and the group would wait for it forever");
     int inter = 0;
     PMPI_Comm_test_inter(peer, &inter);
     int32_t *pr = comm_ranks(peer, inter, &n);
     if (!pr)
-        return V_UNCHECKED;
+        return IC_V_UNCHECKED;
     if (rl < 0 || rl >= n) {
         free(pr);
-        return mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader passes remote_leader %d, "
+        return ic_mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader passes remote_leader %d, "
                               "which is not a rank of peer_comm (%s of %d processes)", rl,
                               inter ? "an intercommunicator whose remote group has" : "a communicator", n);
     }
     int pw = pr[rl];
     free(pr);
     if (pw == MPI_UNDEFINED || pw < 0)
-        return V_UNCHECKED;     /* in another MPI_COMM_WORLD: no channel */
+        return IC_V_UNCHECKED;     /* in another MPI_COMM_WORLD: no channel */
     if (pw == mc_st.world_rank)
-        return mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader names itself as "
+        return ic_mismatch_alone(c, writer, "MPI_Intercomm_create: the local leader names itself as "
                               "remote_leader (rank %d of peer_comm); the remote leader must be in the other "
                               "group, and the call would wait forever", rl);
     int lsize = 0;
     int32_t *ranks = comm_ranks(local, 0, &lsize);
-    char *text = mc_malloc(TEXT_MAX);
+    char *text = mc_malloc(IC_TEXT_MAX);
     if (!ranks || !text) {
         free(ranks);
         free(text);
-        return V_UNCHECKED;
+        return IC_V_UNCHECKED;
     }
     for (int i = 0; i < lsize; i++)
         if (ranks[i] == pw) {
             free(ranks);
             free(text);
-            return mismatch_alone(c, writer, "MPI_Intercomm_create with overlapping groups: the local leader "
+            return ic_mismatch_alone(c, writer, "MPI_Intercomm_create with overlapping groups: the local leader "
                                   "names world rank %d (rank %d of peer_comm) as remote_leader, but it is a "
                                   "member of the local group; the two groups of an intercommunicator must be "
                                   "disjoint (MPI-3.1 sec. 6.6.2), and the call would wait forever", pw, rl);
         }
-    mc_call_wire(c, text, TEXT_MAX);
+    mc_call_wire(c, text, IC_TEXT_MAX);
     ic_msg m = {.magic = IC_MAGIC, .stage = 1, .world = mc_st.world_rank, .tag = tag,
                 .lsize = lsize, .textlen = (int32_t)strlen(text) + 1};
     ic_msg *got = ic_exchange(c, pw, &m, ranks, text);
-    int v = V_UNCHECKED;
+    int v = IC_V_UNCHECKED;
     if (got && got->stage == 1 && !got->invalid) {
         v = compare(c, &m, ranks, got, writer);
         cs.peer_world = pw;
@@ -205,13 +173,13 @@ void ic_create_enter(mc_call *c)
     int32_t *ranks = comm_ranks(local, 0, &n);
     cs.lhash = ranks ? ic_ranks_hash(ranks, n) : 0;
     free(ranks);
-    int writer = 0, verdict = V_UNCHECKED;
+    int writer = 0, verdict = IC_V_UNCHECKED;
     if (cs.am_leader)
         verdict = leader_check(c, local, &writer);
     if (ic_bcast(c, &verdict, leader, flat, cs.am_leader ? -1 : lw) != 0)
         return;
     cs.active = 1;
-    if (verdict == V_MISMATCH)
+    if (verdict == IC_V_MISMATCH)
         ic_after_mismatch(writer, "intercommunicator creation mismatch (MPI_Intercomm_create would hang; "
                           "--abort-on-deadlock=no lets MPI go on)");
 }
@@ -259,8 +227,8 @@ void ic_create_leave(mc_call *c, int ok)
         int writer = 1;
         ic_msg *their = NULL;
         char *text = NULL;
-        if (cs.peer_world >= 0 && (text = mc_malloc(TEXT_MAX))) {
-            mc_call_wire(c, text, TEXT_MAX);
+        if (cs.peer_world >= 0 && (text = mc_malloc(IC_TEXT_MAX))) {
+            mc_call_wire(c, text, IC_TEXT_MAX);
             ic_msg m = {.magic = IC_MAGIC, .stage = 2, .world = mc_st.world_rank,
                         .textlen = (int32_t)strlen(text) + 1, .out = r};
             their = ic_exchange(c, cs.peer_world, &m, NULL, text);
@@ -293,7 +261,7 @@ void ic_create_leave(mc_call *c, int ok)
                 snprintf(who, sizeof who, "world rank %d (the other leader)", their->world);
                 describe_group(&their->out, who, other, sizeof other);
             }
-            mc_call_text *ct = their ? their_call(their) : NULL;
+            mc_call_text *ct = their ? ic_their_call(their) : NULL;
             mc_report_with(MC_CLASS_INTERCOMM_NONUNIFORM, c, c->fn, NULL, ct, ct ? 1 : 0,
                            "MPI_Intercomm_create ended differently across its processes: %s%s%s. A process "
                            "that got the intercommunicator waits forever in its first use of it with one "

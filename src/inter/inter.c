@@ -9,6 +9,7 @@ static int claims(int fn)
 {
     switch (fn) {
     case MC_FN_MPI_Intercomm_create: case MC_FN_MPI_Intercomm_merge:
+    case MC_FN_MPI_Intercomm_create_from_groups:
     case MC_FN_MPI_Comm_dup: case MC_FN_MPI_Comm_dup_with_info:
     case MC_FN_MPI_Comm_create: case MC_FN_MPI_Comm_split:
         return 1;
@@ -23,13 +24,15 @@ static void enter(mc_call *c)
         ic_create_enter(c);
     else if (c->fn == MC_FN_MPI_Intercomm_merge)
         ic_merge_enter(c);
+    else if (c->fn == MC_FN_MPI_Intercomm_create_from_groups)
+        ic_from_groups_enter(c);
 }
 
 static void leave(mc_call *c, int ok)
 {
     if (c->fn == MC_FN_MPI_Intercomm_create)
         ic_create_leave(c, ok);
-    else
+    else if (c->fn != MC_FN_MPI_Intercomm_create_from_groups)
         ic_from_inter_leave(c, ok);
 }
 

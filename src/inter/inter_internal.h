@@ -44,6 +44,7 @@ typedef struct {
     int32_t lsize;          /* its group's size: that many world ranks follow */
     int32_t textlen;        /* then its call as text, with the terminating 0 */
     int32_t pad_;
+    char stringtag[64];     /* MPI_Intercomm_create_from_groups: its stringtag, cut (groups.c) */
     ic_rec out;             /* stage 2: its group's outcome (create.c) */
 } ic_msg;
 
@@ -64,6 +65,18 @@ int64_t ic_ranks_hash(const int32_t *r, int n);
 /* "0-3, 5": a list of world ranks, shortened. */
 void ic_ranks_text(const int32_t *r, int n, char *buf, size_t len);
 
+/* The verdict of the check before MPI_Intercomm_create(_from_groups). */
+enum { IC_V_OK = 0, IC_V_UNCHECKED = 1, IC_V_MISMATCH = 2 };
+#define IC_TEXT_MAX 6000
+
+/* The other leader's call, for a report (mc_calloc'd; NULL without memory). */
+mc_call_text *ic_their_call(const ic_msg *m);
+/* A leader's mismatch found from its own arguments alone: reported here,
+ * *writer set; returns IC_V_MISMATCH. */
+int ic_mismatch_alone(mc_call *c, int *writer, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A world rank in both lists, or -1. */
+int ic_shared_rank(const int32_t *a, int na, const int32_t *b, int nb);
+
 /* After a finding that makes going on hang: the writer ends the job
  * (--abort-on-deadlock=yes), the others wait for that. */
 void ic_after_mismatch(int writer, const char *why);
@@ -72,6 +85,7 @@ void ic_after_mismatch(int writer, const char *why);
 void ic_create_enter(mc_call *c);
 void ic_create_leave(mc_call *c, int ok);
 void ic_merge_enter(mc_call *c);
+void ic_from_groups_enter(mc_call *c);
 void ic_from_inter_leave(mc_call *c, int ok);
 
 #endif

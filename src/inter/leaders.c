@@ -9,6 +9,7 @@
  * members of its group wait for it), and the detector's report replaces
  * the hang.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,4 +279,35 @@ void ic_after_mismatch(int writer, const char *why)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
+}
+
+/* ---- findings -------------------------------------------------------------- */
+
+mc_call_text *ic_their_call(const ic_msg *m)
+{
+    mc_call_text *ct = mc_calloc(1, sizeof *ct);
+    if (ct)
+        mc_call_unwire(ic_msg_text(m), m->world, ct);
+    return ct;
+}
+
+int ic_mismatch_alone(mc_call *c, int *writer, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    mc_report_call(MC_CLASS_INTERCOMM_MISMATCH, c, "%s", msg);
+    *writer = 1;
+    return IC_V_MISMATCH;
+}
+
+int ic_shared_rank(const int32_t *a, int na, const int32_t *b, int nb)
+{
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (a[i] == b[j] && a[i] != MPI_UNDEFINED)
+                return a[i];
+    return -1;
 }

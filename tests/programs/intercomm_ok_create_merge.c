@@ -13,7 +13,9 @@
  *    and with high = 0 in both (either order, the same everywhere);
  *  - MPI_Comm_dup, MPI_Comm_split (with MPI_UNDEFINED: MPI_COMM_NULL) and
  *    MPI_Comm_create of an intercommunicator;
- *  - messages, MPI_Barrier and MPI_Allreduce across them; everything freed.
+ *  - messages, MPI_Barrier and MPI_Allreduce across them; everything freed;
+ *  - with MPI-4.0 (MPICH), MPI_Intercomm_create_from_groups between the same
+ *    groups, leaders their last ranks, the same stringtag.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -99,6 +101,26 @@ int main(int argc, char **argv)
     }
     MPI_Group_free(&sub);
     MPI_Group_free(&lg);
+
+#if MPI_VERSION >= 4
+    {
+        MPI_Group world, ga, gb;
+        MPI_Comm fromg;
+        int ra[3] = {0, 1, 2}, rb[2] = {3, 4};
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        MPI_Group_incl(world, 3, ra, &ga);
+        MPI_Group_incl(world, 2, rb, &gb);
+        MPI_Intercomm_create_from_groups(inA ? ga : gb, inA ? 2 : 1, inA ? gb : ga, inA ? 1 : 2, "pair",
+                                         MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &fromg);
+        MPI_Comm_remote_size(fromg, &rsize);
+        CHECK(rsize == (inA ? 2 : 3));
+        MPI_Barrier(fromg);
+        MPI_Comm_free(&fromg);
+        MPI_Group_free(&ga);
+        MPI_Group_free(&gb);
+        MPI_Group_free(&world);
+    }
+#endif
 
     MPI_Comm_free(&dup);
     MPI_Comm_free(&merged0);
