@@ -77,6 +77,14 @@ START_TEST(test_arguments)
     ck_assert_int_eq(f->comm_ptr, 1);
     ck_assert_int_eq(fn(MC_FN_MPI_Intercomm_create)->a_comm, 0);   /* local_comm */
     ck_assert_int_eq(fn(MC_FN_MPI_Barrier)->a_root, -1);
+    /* Calls without data whose members must name one process alike: the
+     * handshake compares it as the root (issue 14). */
+    ck_assert_int_eq(fn(MC_FN_MPI_Intercomm_create)->a_root, 1);     /* local_leader */
+    ck_assert_int_eq(fn(MC_FN_MPI_Comm_spawn)->a_root, 4);           /* root */
+    ck_assert_int_eq(fn(MC_FN_MPI_Comm_accept)->a_root, 2);
+    ck_assert_int_eq(fn(MC_FN_MPI_Comm_connect)->a_root, 2);
+    ck_assert_int_eq(fn(MC_FN_MPI_Comm_dup)->a_root, -1);
+    ck_assert_int_eq(fn(MC_FN_MPI_Intercomm_merge)->a_root, -1);    /* high is per group, src/inter/ */
 }
 END_TEST
 
