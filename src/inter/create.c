@@ -134,11 +134,11 @@ static int leader_check(mc_call *c, MPI_Comm local, int *writer)
                                   "disjoint (MPI-3.1 sec. 6.6.2), and the call would wait forever", pw, rl);
         }
     mc_call_wire(c, text, IC_TEXT_MAX);
-    ic_msg m = {.magic = IC_MAGIC, .stage = 1, .world = mc_st.world_rank, .tag = tag,
+    ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_LEADERS, .world = mc_st.world_rank, .tag = tag,
                 .lsize = lsize, .textlen = (int32_t)strlen(text) + 1};
     ic_msg *got = ic_exchange(c, pw, &m, ranks, text);
     int v = IC_V_UNCHECKED;
-    if (got && got->stage == 1 && !got->invalid) {
+    if (got && got->stage == IC_STAGE_LEADERS && !got->invalid) {
         v = compare(c, &m, ranks, got, writer);
         cs.peer_world = pw;
     }
@@ -229,10 +229,10 @@ void ic_create_leave(mc_call *c, int ok)
         char *text = NULL;
         if (cs.peer_world >= 0 && (text = mc_malloc(IC_TEXT_MAX))) {
             mc_call_wire(c, text, IC_TEXT_MAX);
-            ic_msg m = {.magic = IC_MAGIC, .stage = 2, .world = mc_st.world_rank,
+            ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_OUTCOME, .world = mc_st.world_rank,
                         .textlen = (int32_t)strlen(text) + 1, .out = r};
             their = ic_exchange(c, cs.peer_world, &m, NULL, text);
-            if (their && their->stage != 2) {
+            if (their && their->stage != IC_STAGE_OUTCOME) {
                 free(their);
                 their = NULL;
             }

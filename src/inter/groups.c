@@ -1,15 +1,17 @@
 /*
- * groups.c - MPI_Intercomm_create_from_groups (MPI-4.0 sec. 7.6.2): the
- * leaders' part of the check before the call. Each group's leader sends
- * its stringtag, its group's world ranks and its call to the process its
- * remote_group and remote_leader name, and the two compare as for
- * MPI_Intercomm_create (create.c): a stringtag that differs or groups that
- * overlap are reported before MPI would hang; a leader that names the wrong
- * process waits where the deadlock detector sees it.
+ * groups.c - MPI_Intercomm_create_from_groups (MPI-4.0 sec. 7.6.2), checked
+ * before the call. The members of a group share no communicator, only the
+ * groups they pass, so the check runs as messages on the checker's copy of
+ * MPI_COMM_WORLD: every member sends what it passes (the leaders it names,
+ * its groups, its stringtag, its call) to the local leader it names; the
+ * leader compares them with its own, then exchanges with the remote leader
+ * as for MPI_Intercomm_create (create.c: stringtag, disjoint groups), and
+ * sends its verdict back to each member. A member that names another
+ * leader, or a leader that names the wrong remote leader, waits where the
+ * deadlock detector finds the cycle.
  *
- * Not checked: that every member of a group names the same local_leader
- * and groups (there is no communicator of the group to compare them on,
- * only the groups the members pass), and the outcome after the call.
+ * Not checked: the outcome after the call (no communicator of the group to
+ * agree on).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +46,11 @@ static int leader_check(mc_call *c, int *writer)
     if (!(text = mc_malloc(IC_TEXT_MAX)))
         goto out;
     mc_call_wire(c, text, IC_TEXT_MAX);
-    ic_msg m = {.magic = IC_MAGIC, .stage = 1, .world = mc_st.world_rank, .lsize = nl,
+    ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_LEADERS, .world = mc_st.world_rank, .lsize = nl,
                 .textlen = (int32_t)strlen(text) + 1};
     snprintf(m.stringtag, sizeof m.stringtag, "%s", stag ? stag : "");
     ic_msg *got = ic_exchange(c, pw, &m, lr, text);
-    if (got && got->stage == 1 && !got->invalid) {
+    if (got && got->stage == IC_STAGE_LEADERS && !got->invalid) {
         char a[128], b[128];
         const int32_t *theirs = ic_msg_ranks(got);
         ic_ranks_text(lr, nl, a, sizeof a);
@@ -84,15 +86,103 @@ out:
     return v;
 }
 
+/* "local_leader 0 and another local_group": how member m's arguments
+ * differ from the leader's own (mine); "" when they agree. */
+static void member_differs(const ic_msg *mine, const ic_msg *m, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+#define ADD(...) do { if (at < len) { int w_ = snprintf(buf + at, len - at, __VA_ARGS__); \
+                                       if (w_ > 0) at += (size_t)w_; } } while (0)
+    if (m->lleader != mine->lleader)
+        ADD("%slocal_leader %d", at ? ", " : "", m->lleader);
+    if (m->rleader != mine->rleader)
+        ADD("%sremote_leader %d", at ? ", " : "", m->rleader);
+    if (m->lhash != mine->lhash)
+        ADD("%sanother local_group", at ? ", " : "");
+    if (m->rhash != mine->rhash)
+        ADD("%sanother remote_group", at ? ", " : "");
+    if (strcmp(m->stringtag, mine->stringtag) != 0)
+        ADD("%sstringtag \"%s\"", at ? ", " : "", m->stringtag);
+#undef ADD
+}
+
+/* The leader: every member's message, then the exchange with the other
+ * leader. */
+static int leader_side(mc_call *c, const ic_msg *mine, const int32_t *lr, int nl, int me, int *writer)
+{
+    int v = IC_V_OK;
+    for (int i = 0; i < nl; i++) {
+        if (i == me)
+            continue;
+        ic_msg *got = ic_receive(c, lr[i]);
+        if (!got || got->stage != IC_STAGE_MEMBER) {
+            free(got);
+            v = v == IC_V_OK ? IC_V_UNCHECKED : v;
+            continue;
+        }
+        got->stringtag[sizeof got->stringtag - 1] = 0;
+        char what[256];
+        member_differs(mine, got, what, sizeof what);
+        if (what[0] && v != IC_V_MISMATCH) {
+            mc_call_text *ct = ic_their_call(got);
+            mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, c->fn, NULL, ct, ct ? 1 : 0,
+                           "MPI_Intercomm_create_from_groups: the processes of one group pass different "
+                           "arguments: world rank %d passes %s, where its local leader, world rank %d, "
+                           "passes local_leader %d, remote_leader %d and stringtag \"%s\". Every process of "
+                           "a group must pass the same groups, leaders and stringtag (MPI-4.0 sec. 7.6.2), "
+                           "and the call would wait forever",
+                           got->world, what, mc_st.world_rank, mine->lleader, mine->rleader, mine->stringtag);
+            free(ct);
+            *writer = 1;
+            v = IC_V_MISMATCH;
+        }
+        free(got);
+    }
+    if (v == IC_V_OK)
+        v = leader_check(c, writer);
+    return v;
+}
+
 void ic_from_groups_enter(mc_call *c)
 {
     if (!mc_eng_on || mc_st.finalizing || mc_st.world_dup == MPI_COMM_NULL || c->invalid)
         return;
-    int me = MPI_UNDEFINED, writer = 0;
-    if (c->vals[0].group == MPI_GROUP_NULL || PMPI_Group_rank(c->vals[0].group, &me) != MPI_SUCCESS
-        || me != c->vals[1].i)
-        return;     /* only the local leader takes part */
-    if (leader_check(c, &writer) == IC_V_MISMATCH)
+    MPI_Group lg = c->vals[0].group, rg = c->vals[2].group;
+    int ll = c->vals[1].i, rl = c->vals[3].i, me = MPI_UNDEFINED, nl = 0, nr = 0, writer = 0;
+    const char *stag = c->vals[4].p;
+    if (lg == MPI_GROUP_NULL || PMPI_Group_rank(lg, &me) != MPI_SUCCESS || me == MPI_UNDEFINED)
+        return;
+    int32_t *lr = group_ranks(lg, &nl), *rr = group_ranks(rg, &nr);
+    char *text = mc_malloc(IC_TEXT_MAX);
+    int usable = lr && rr && text && ll >= 0 && ll < nl && rl >= 0 && rl < nr;
+    for (int i = 0; usable && i < nl; i++)
+        usable = lr[i] != MPI_UNDEFINED;    /* a group of this MPI_COMM_WORLD: the same at every member */
+    int v = IC_V_UNCHECKED;
+    if (usable) {
+        mc_call_wire(c, text, IC_TEXT_MAX);
+        ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_MEMBER, .world = mc_st.world_rank,
+                    .textlen = (int32_t)strlen(text) + 1, .lleader = ll, .rleader = rl,
+                    .lhash = ic_ranks_hash(lr, nl), .rhash = ic_ranks_hash(rr, nr)};
+        snprintf(m.stringtag, sizeof m.stringtag, "%s", stag ? stag : "");
+        if (me != ll) {
+            ic_msg *got = ic_send(c, lr[ll], &m, NULL, text) == 0 ? ic_receive(c, lr[ll]) : NULL;
+            if (got && got->stage == IC_STAGE_VERDICT)
+                v = got->verdict;
+            free(got);
+        } else {
+            v = leader_side(c, &m, lr, nl, me, &writer);
+            ic_msg verdict = {.magic = IC_MAGIC, .stage = IC_STAGE_VERDICT, .world = mc_st.world_rank,
+                              .verdict = v};
+            for (int i = 0; i < nl; i++)
+                if (i != me)
+                    ic_send(c, lr[i], &verdict, NULL, NULL);
+        }
+    }
+    free(text);
+    free(lr);
+    free(rr);
+    if (v == IC_V_MISMATCH)
         ic_after_mismatch(writer, "intercommunicator creation mismatch (MPI_Intercomm_create_from_groups "
                           "would hang; --abort-on-deadlock=no lets MPI go on)");
 }

@@ -32,20 +32,28 @@ int ic_reduce(mc_call *c, ic_rec *r, MPI_Comm comm);
  * for world rank waitee (-1: not known). 0 on success. */
 int ic_bcast(mc_call *c, int *v, int root, MPI_Comm comm, int waitee);
 
-/* The two leaders' message (the group's world ranks and the sender's call
- * as text follow it). */
+/* The checker's messages about one creation (the group's world ranks and
+ * the sender's call as text follow each). */
 enum { IC_MAGIC = 0x4d434943u /* "MCIC" */ };
+enum {
+    IC_STAGE_LEADERS = 1,   /* leader to leader, before the real call */
+    IC_STAGE_OUTCOME,       /* leader to leader, its group's outcome after it (create.c) */
+    IC_STAGE_MEMBER,        /* member to its leader: what it passes (groups.c) */
+    IC_STAGE_VERDICT        /* leader to member: IC_V_* (groups.c) */
+};
 typedef struct {
     uint32_t magic;
-    int32_t stage;          /* 1 before the real call, 2 its outcome */
+    int32_t stage;          /* IC_STAGE_* */
     int32_t world;          /* sender's world rank */
     int32_t tag;            /* the tag it passes */
     int32_t invalid;        /* its arguments failed the checks: nothing to compare */
     int32_t lsize;          /* its group's size: that many world ranks follow */
     int32_t textlen;        /* then its call as text, with the terminating 0 */
-    int32_t pad_;
+    int32_t verdict;        /* IC_STAGE_VERDICT: the leader's IC_V_* */
+    int32_t lleader, rleader;   /* IC_STAGE_MEMBER: the leaders it names (ranks in its groups) */
+    int64_t lhash, rhash;   /* IC_STAGE_MEMBER: its local and remote group, hashed */
     char stringtag[64];     /* MPI_Intercomm_create_from_groups: its stringtag, cut (groups.c) */
-    ic_rec out;             /* stage 2: its group's outcome (create.c) */
+    ic_rec out;             /* IC_STAGE_OUTCOME: its group's outcome */
 } ic_msg;
 
 /* Sends m (with its ranks and text) to world rank peer and receives the
@@ -53,6 +61,10 @@ typedef struct {
  * sees this rank wait for peer. Returns the peer's message (mc_malloc'd)
  * or NULL when MPI failed or the message is not one of ours. */
 ic_msg *ic_exchange(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text);
+/* Only the receiving half (NULL on failure), or only the sending half (0
+ * once it is sent), in the same wait loop. */
+ic_msg *ic_receive(mc_call *c, int peer);
+int ic_send(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text);
 /* The world ranks and text behind a received message. */
 const int32_t *ic_msg_ranks(const ic_msg *m);
 const char *ic_msg_text(const ic_msg *m);

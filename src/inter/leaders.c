@@ -120,6 +120,7 @@ typedef struct {
     int peer;
     MPI_Request sreq;
     int sent, err;
+    int recv;           /* a message from peer is awaited */
     ic_msg *got;
 } xchg;
 
@@ -130,7 +131,7 @@ static int xchg_ready(void *ctx)
         if (PMPI_Test(&x->sreq, &x->sent, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             x->err = x->sent = 1;
     }
-    if (!x->got && !x->err) {
+    if (x->recv && !x->got && !x->err) {
         int flag = 0, n = 0;
         MPI_Status st;
         if (PMPI_Iprobe(x->peer, MC_WTAG_INTERCOMM, mc_st.world_dup, &flag, &st) != MPI_SUCCESS) {
@@ -159,7 +160,7 @@ static int xchg_ready(void *ctx)
             }
         }
     }
-    return x->err || (x->got && x->sent);
+    return x->err || ((x->got || !x->recv) && x->sent);
 }
 
 static void xchg_describe(void *ctx, mc_waitfor *w, int and_mode)
@@ -170,21 +171,26 @@ static void xchg_describe(void *ctx, mc_waitfor *w, int and_mode)
     mc_waitfor_add(w, x->peer);
 }
 
-ic_msg *ic_exchange(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text)
+/* Sends m (when given) and receives peer's message (when recv). */
+static ic_msg *transfer(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text,
+                        int recv, int *err)
 {
-    size_t len = sizeof *m + (size_t)m->lsize * sizeof(int32_t) + (size_t)m->textlen;
-    char *out = mc_malloc(len);
-    if (!out)
-        return NULL;
-    memcpy(out, m, sizeof *m);
-    if (m->lsize)
-        memcpy(out + sizeof *m, ranks, (size_t)m->lsize * sizeof(int32_t));
-    if (m->textlen)
-        memcpy(out + sizeof *m + (size_t)m->lsize * sizeof(int32_t), text, (size_t)m->textlen);
-    xchg x = {.peer = peer, .sreq = MPI_REQUEST_NULL};
-    if (PMPI_Isend(out, (int)len, MPI_BYTE, peer, MC_WTAG_INTERCOMM, mc_st.world_dup, &x.sreq) != MPI_SUCCESS) {
-        free(out);
-        return NULL;
+    xchg x = {.peer = peer, .sreq = MPI_REQUEST_NULL, .recv = recv, .sent = m == NULL};
+    char *out = NULL;
+    *err = 1;
+    if (m) {
+        size_t len = sizeof *m + (size_t)m->lsize * sizeof(int32_t) + (size_t)m->textlen;
+        if (!(out = mc_malloc(len)))
+            return NULL;
+        memcpy(out, m, sizeof *m);
+        if (m->lsize)
+            memcpy(out + sizeof *m, ranks, (size_t)m->lsize * sizeof(int32_t));
+        if (m->textlen)
+            memcpy(out + sizeof *m + (size_t)m->lsize * sizeof(int32_t), text, (size_t)m->textlen);
+        if (PMPI_Isend(out, (int)len, MPI_BYTE, peer, MC_WTAG_INTERCOMM, mc_st.world_dup, &x.sreq) != MPI_SUCCESS) {
+            free(out);
+            return NULL;
+        }
     }
     mc_eng_lock();
     mc_eng_wait(c, xchg_ready, xchg_describe, &x);
@@ -192,11 +198,31 @@ ic_msg *ic_exchange(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks,
     if (!x.sent)    /* MPI failed while it was on its way: left to MPI rather than freed under it */
         return x.got;
     free(out);
+    *err = x.err;
     if (x.err) {
         free(x.got);
         return NULL;
     }
     return x.got;
+}
+
+ic_msg *ic_exchange(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text)
+{
+    int err;
+    return transfer(c, peer, m, ranks, text, 1, &err);
+}
+
+ic_msg *ic_receive(mc_call *c, int peer)
+{
+    int err;
+    return transfer(c, peer, NULL, NULL, NULL, 1, &err);
+}
+
+int ic_send(mc_call *c, int peer, const ic_msg *m, const int32_t *ranks, const char *text)
+{
+    int err;
+    transfer(c, peer, m, ranks, text, 0, &err);
+    return err;
 }
 
 const int32_t *ic_msg_ranks(const ic_msg *m)

@@ -259,9 +259,13 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
                 break;
             }
         }
-        int icreate = c && c->fn == MC_FN_MPI_Intercomm_create;
+        /* Leaders (and, for _from_groups, members) of an intercommunicator
+         * creation wait for each other in src/inter/'s exchange. */
+        const char *icreate = c && (c->fn == MC_FN_MPI_Intercomm_create
+                                    || c->fn == MC_FN_MPI_Intercomm_create_from_groups) ? c->desc->name : NULL;
         for (size_t i = 0; i < k && !icreate; i++)
-            icreate = calls[i].call && strcmp(calls[i].call, "MPI_Intercomm_create") == 0;
+            if (calls[i].call && strncmp(calls[i].call, "MPI_Intercomm_create", 20) == 0)
+                icreate = calls[i].call;
         if (potential)
             mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, c, 0, NULL, calls, k,
                            "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
@@ -274,9 +278,9 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
             /* Leaders of MPI_Intercomm_create that do not name each other
              * wait here in the leaders' exchange (src/inter/create.c). */
             mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, 0, NULL, calls, k,
-                           "MPI_Intercomm_create cannot complete: its leaders do not name each other as "
-                           "remote_leader (or a process it needs is elsewhere), and %d ranks (numbered in "
-                           "MPI_COMM_WORLD) wait for each other forever: %s", n, msg);
+                           "%s cannot complete: its processes do not name the same leaders (or a process "
+                           "it needs is elsewhere), and %d ranks (numbered in MPI_COMM_WORLD) wait for each "
+                           "other forever: %s", icreate, n, msg);
         else
             mc_report_with(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k,
                            "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
