@@ -17,6 +17,7 @@
  * shadow (MPI_Intercomm_merge), where both groups' records meet in one
  * reduction.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include "coll_internal.h"
 #include "skipped.h"
@@ -65,15 +66,89 @@ void mc_coll_comm_predefined(mc_pcomm *pc, int self)
         mc_hs_reserve_fill();
 }
 
+/* Starts the copy of an idup'ed intercommunicator's flat (now, or from
+ * the queue of its parent's flat). */
+static int start_flat_copy(void *ctx)
+{
+    mc_pcomm *pc = ctx;
+    int rc = PMPI_Comm_idup(pc->flat_of, &pc->flat_next, &pc->flat_req);
+    if (rc != MPI_SUCCESS) {
+        pc->flat_next = MPI_COMM_NULL;
+        pc->flat_req = MPI_REQUEST_NULL;
+        pc->flat_copy = MC_FLAT_NONE;
+        pc->coll_off = 1;
+        return rc;
+    }
+    pc->flat_copy = MC_FLAT_COPYING;
+    mc_sq_copy_started_req(pc->flat_of, pc, &pc->flat_req);
+    return rc;
+}
+
+/* MPI_Comm_idup of an intercommunicator: a merge of the new shadow would
+ * block, and the new handle may not be used before the request completes.
+ * Its flat is a nonblocking copy of the parent's flat instead (the same
+ * processes in the same order), queued like the shadow's copy
+ * (shadow_queue.c) and taken at the communicator's first use; its id
+ * comes from the parent's, as an intracommunicator's does. */
+static void inter_idup_created(mc_call *c, mc_pcomm *pc)
+{
+    int rc = MPI_SUCCESS;
+    mc_eng_lock();
+    mc_pcomm *pp = mc_pcomm_get(c->vals[0].comm);
+    if (!pp || !pp->is_inter || pp->coll_off || pp->flat == MPI_COMM_NULL) {
+        pc->coll_off = 1;
+        mc_eng_unlock();
+        return;
+    }
+    pc->group = pp->group;
+    pc->cid = mc_collrec_mix(mc_collrec_mix(pp->cid, pp->coll_seq), (uint64_t)c->fn);
+    pc->flat_of = pp->flat;
+    pc->flat_copy = MC_FLAT_QUEUED;
+    if (mc_sq_submit(pp->flat, start_flat_copy, pc, &rc) && rc != MPI_SUCCESS)
+        mc_skipped(MC_SKIP_COLL_HANDSHAKE);
+    mc_eng_unlock();
+}
+
+/* Waits for an idup'ed intercommunicator's flat copy (the application's
+ * request has completed, so every member has started it) and takes it. */
+static void inter_flat_wait(mc_pcomm *pc)
+{
+    while (pc->flat_copy == MC_FLAT_QUEUED || (pc->flat_copy == MC_FLAT_COPYING && pc->flat_req != MPI_REQUEST_NULL)) {
+        mc_sq_drive();
+        int flag = 1;
+        if (pc->flat_copy == MC_FLAT_QUEUED) {
+            flag = 0;
+        } else if (pc->flat_req != MPI_REQUEST_NULL
+                   && PMPI_Test(&pc->flat_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            pc->flat_req = MPI_REQUEST_NULL;
+            pc->flat_next = MPI_COMM_NULL;
+            flag = 1;
+        }
+        if (!flag) {
+            mc_eng_unlock();
+            sched_yield();
+            mc_eng_lock();
+        }
+    }
+    if (pc->flat_copy == MC_FLAT_COPYING && pc->flat_next != MPI_COMM_NULL) {
+        pc->flat = pc->flat_next;
+        PMPI_Comm_rank(pc->flat, &pc->flat_rank);
+        PMPI_Comm_size(pc->flat, &pc->flat_size);
+    } else if (pc->flat_copy != MC_FLAT_NONE) {
+        pc->coll_off = 1;
+    }
+    pc->flat_next = MPI_COMM_NULL;
+    pc->flat_copy = MC_FLAT_NONE;
+    mc_sq_forget(pc);   /* its copy entries: the shadow's ended before this */
+}
+
 /* A communicator the application made in call c (its shadow exists). */
 void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
 {
     static uint64_t inter_counter;
-    if (pc->shadow_state != MC_SHADOW_READY) {
-        /* MPI_Comm_idup: the shadow is not usable yet; an intracommunicator
-         * gets its flat handle when the idup completes (mc_coll_comm_ready). */
-        if (pc->is_inter)
-            pc->coll_off = 1;
+    if (pc->shadow_state != MC_SHADOW_READY && pc->is_inter) {
+        inter_idup_created(c, pc);
+        return;
     }
     if (pc->is_inter && !pc->coll_off) {
         int lo_local = comm_min_world(pc->comm, 0), lo_remote = comm_min_world(pc->comm, 1);
@@ -122,6 +197,8 @@ void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
 /* The shadow is usable (at once, or when an idup completed). */
 void mc_coll_comm_ready(mc_pcomm *pc)
 {
+    if (pc->is_inter && pc->flat_copy != MC_FLAT_NONE)
+        inter_flat_wait(pc);
     if (pc->is_inter || pc->flat != MPI_COMM_NULL)
         return;
     pc->flat = pc->shadow;
@@ -177,6 +254,8 @@ void mc_coll_free_retired(void)
 /* The application frees the communicator: the merged handshake comm goes too. */
 void mc_coll_comm_freed(mc_pcomm *pc)
 {
+    if (pc->flat_copy != MC_FLAT_NONE)
+        inter_flat_wait(pc);    /* never freed, nor forgotten, while MPI copies it */
     mc_nbr_comm_freed(pc);
     if (pc->is_inter && pc->flat != MPI_COMM_NULL)
         mc_coll_release_comm(&pc->flat);

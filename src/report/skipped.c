@@ -15,8 +15,8 @@ static const struct { const char *name, *what; } reasons[MC_SKIP_COUNT_] = {
         "collectives were not checked"},
     [MC_SKIP_COLL_HANDSHAKE] = {"collective-handshake",
         "collective calls not compared across ranks: the checker could not start their "
-        "handshake (an intercommunicator copied by MPI_Comm_idup, a communicator whose "
-        "handshake copy is missing, or the checker's own allocation or MPI call failed)"},
+        "handshake (a communicator whose handshake copy is missing, or the checker's own "
+        "allocation or MPI call failed)"},
     [MC_SKIP_NO_MEMORY] = {"checker-memory",
         "allocations of the checker's own that failed: what it was about to check there "
         "(a message's envelope, a wait, a deadlock detection, an object's record, a "

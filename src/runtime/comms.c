@@ -82,7 +82,8 @@ static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
     pc->shadow = shadow;
     pc->shadow_req = MPI_REQUEST_NULL;
     pc->rank = -1;
-    pc->flat = MPI_COMM_NULL;
+    pc->flat = pc->flat_of = pc->flat_next = MPI_COMM_NULL;
+    pc->flat_req = MPI_REQUEST_NULL;
     MC_LOCK();
     mc_obj *o = mc_comm_find(comm);
     if (o)
@@ -441,8 +442,11 @@ int mc_pcomms_start(void)
  * still be copying; every member started the same copies. */
 void mc_pcomms_copies_wait(void)
 {
-    for (mc_pcomm *pc = pcomms; pc; pc = pc->all_next)
+    for (mc_pcomm *pc = pcomms; pc; pc = pc->all_next) {
         copy_wait(pc);
+        if (pc->flat_copy != MC_FLAT_NONE)
+            mc_coll_hook.comm_ready(pc);    /* an idup'ed intercommunicator's flat copy */
+    }
 }
 
 void mc_pcomms_drain_lost(void)

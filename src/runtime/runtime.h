@@ -107,7 +107,12 @@ typedef struct mc_pcomm {
     MPI_Comm flat;          /* where handshakes run: the shadow, or the merge of an intercommunicator's */
     int flat_rank, flat_size;
     int group;              /* intercommunicator: 0 for the group holding the lowest world rank, else 1 */
-    int coll_off;           /* no handshakes on it (an idup'ed intercommunicator) */
+    int coll_off;           /* no handshakes on it (its handshake communicator could not be made) */
+    /* An intercommunicator made by MPI_Comm_idup: its flat is a nonblocking
+     * copy of the parent's flat, made like the shadow (MC_FLAT_*). */
+    int flat_copy;
+    MPI_Comm flat_of, flat_next;
+    MPI_Request flat_req;
     struct mc_pcomm *all_prev, *all_next;   /* every record */
 } mc_pcomm;
 
@@ -116,6 +121,8 @@ typedef struct mc_pcomm {
  * (shadow_queue.c), then copying, then ready at the communicator's first
  * use; NONE when the copy could not be made. */
 enum { MC_SHADOW_READY = 0, MC_SHADOW_QUEUED, MC_SHADOW_COPYING, MC_SHADOW_NONE };
+
+enum { MC_FLAT_NONE = 0, MC_FLAT_QUEUED, MC_FLAT_COPYING };
 
 /* The engine's record of a communicator; NULL when it has no shadow (the
  * engine stays out of traffic on it). Completes a pending shadow idup. */
@@ -139,8 +146,10 @@ extern int mc_sq_active;        /* copies running or operations queued */
 /* Starts it now (1, its code in *rc) or queues it behind the running copy
  * of comm (0: started later by mc_sq_drive, which ignores the code). */
 int mc_sq_submit(MPI_Comm comm, mc_sq_start_fn start, void *ctx, int *rc);
-/* The checker started PMPI_Comm_idup(parent, &pc->shadow, &pc->shadow_req). */
+/* The checker started PMPI_Comm_idup(parent, &pc->shadow, &pc->shadow_req),
+ * or another copy of parent for pc whose request is *req. */
 void mc_sq_copy_started(MPI_Comm parent, mc_pcomm *pc);
+void mc_sq_copy_started_req(MPI_Comm parent, mc_pcomm *pc, MPI_Request *req);
 /* Tests running copies; starts what waited for them, in order. */
 void mc_sq_drive(void);
 /* Whether a copy of comm or an operation on it is still queued or running. */

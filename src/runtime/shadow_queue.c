@@ -40,6 +40,7 @@ typedef struct sq_op {
 typedef struct sq_copy {
     MPI_Comm parent;
     mc_pcomm *pc;
+    MPI_Request *req;       /* &pc->shadow_req, or another copy's (an intercommunicator's flat) */
     struct sq_copy *next;
 } sq_copy;
 
@@ -112,9 +113,8 @@ static int test_copies(void)
     for (sq_copy **pp = &copies; *pp;) {
         sq_copy *k = *pp;
         int flag = 1;
-        if (k->pc->shadow_req != MPI_REQUEST_NULL
-            && PMPI_Test(&k->pc->shadow_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-            k->pc->shadow_req = MPI_REQUEST_NULL;
+        if (*k->req != MPI_REQUEST_NULL && PMPI_Test(k->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            *k->req = MPI_REQUEST_NULL;
             flag = 1;
         }
         if (flag) {
@@ -131,7 +131,7 @@ static int test_copies(void)
 static int copying(MPI_Comm comm)
 {
     for (sq_copy *k = copies; k; k = k->next)
-        if (k->parent == comm && k->pc->shadow_req != MPI_REQUEST_NULL)
+        if (k->parent == comm && *k->req != MPI_REQUEST_NULL)
             return 1;
     return 0;
 }
@@ -185,11 +185,17 @@ int mc_sq_submit(MPI_Comm comm, mc_sq_start_fn start, void *ctx, int *rc)
 
 void mc_sq_copy_started(MPI_Comm parent, mc_pcomm *pc)
 {
+    mc_sq_copy_started_req(parent, pc, &pc->shadow_req);
+}
+
+void mc_sq_copy_started_req(MPI_Comm parent, mc_pcomm *pc, MPI_Request *req)
+{
     sq_copy *k = copy_alloc();
     if (!k)
         return;     /* the parent is then not held back: as before the queue */
     k->parent = parent;
     k->pc = pc;
+    k->req = req;
     k->next = copies;
     copies = k;
     update_active();

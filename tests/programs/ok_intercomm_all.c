@@ -1,4 +1,4 @@
-/* EXPECT: OK  NP: 4  SKIPPED: collective-handshake */
+/* EXPECT: OK  NP: 4 */
 /*
  * Checks: intercommunicators, used correctly; no finding expected.
  * Group A = world ranks {0, 1}, group B = world ranks {2, 3}.
