@@ -175,17 +175,22 @@ for spec in deadlock_ssend_cycle:4:deadlock:3:src type_mismatch_int_float:2:type
 done
 
 # A clean run that could not make some checks: they are the invocation's
-# tool execution notifications (ok_intercomm_all copies an
-# intercommunicator with MPI_Comm_idup, which gets no collective handshake).
-prog=ok_intercomm_all
+# tool execution notifications. The program makes a communicator the checker
+# cannot copy: an MPI_Comm_connect/accept pair with Open MPI; with MPICH
+# 4.0, whose ports fail here, a split of an intercommunicator that leaves
+# rank 0 out (docs/checks.md, intercomm-nonuniform).
+case $flavor in
+    openmpi) prog=collective_mismatch_ok_connect_accept ;;
+    *) prog=intercomm_ok_split_leader_out ;;
+esac
 if $mpicc -g -O0 -o "$tmp/$prog" "$src/tests/programs/$prog.c" 2> "$tmp/err"; then
     # shellcheck disable=SC2086
     (cd "$tmp" && timeout -k 5 120 "$b/src/mpicheck" --timeout=1 --sarif="$tmp/$prog.sarif" \
         -- $extra -np 4 "$tmp/$prog" > "$tmp/out" 2> "$tmp/err")
     rc=$?
     if [ "$rc" -ne 0 ] || ! grep -q '"toolExecutionNotifications"' "$tmp/$prog.sarif" 2>/dev/null ||
-       ! grep -q '"id": "collective-handshake"' "$tmp/$prog.sarif"; then
-        bad "$prog: expected exit 0 and the skipped collective handshakes as tool execution notifications, got exit $rc"
+       ! grep -q '"id": "unchecked-communicator"' "$tmp/$prog.sarif"; then
+        bad "$prog: expected exit 0 and the unchecked communicators as tool execution notifications, got exit $rc"
         tail -20 "$tmp/err"
     elif validate "$tmp/$prog.sarif" > "$tmp/v.out"; then
         ok "$prog: the checks not made are tool execution notifications; the log passes the SARIF Multitool and the SARIF 2.1.0 schema"
