@@ -257,8 +257,9 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
         return;
     }
     if (c->new_comm_unsafe) {
-        /* Only some processes got it (src/inter/): a shadow is made
-         * collectively over it, and would wait for the others forever. */
+        /* Only some processes got it, or MPI cannot run a collective on it
+         * (src/inter/): the shadow is made collectively over it and would
+         * wait forever. */
         mc_skipped(MC_SKIP_UNCHECKED_COMM);
         return;
     }
