@@ -152,7 +152,10 @@ void mc_coll_comm_created(mc_call *c, mc_pcomm *pc)
     }
     if (pc->is_inter && !pc->coll_off) {
         int lo_local = comm_min_world(pc->comm, 0), lo_remote = comm_min_world(pc->comm, 1);
-        pc->group = lo_local < lo_remote ? 0 : 1;
+        /* The remote group in another MPI_COMM_WORLD (spawned processes, or
+         * their parents): the parents come first. */
+        pc->group = lo_local < 0 || lo_remote < 0 ? c->fn == MC_FN_MPI_Comm_get_parent
+                                                   : lo_local < lo_remote ? 0 : 1;
         if (PMPI_Intercomm_merge(pc->shadow, pc->group, &pc->flat) != MPI_SUCCESS) {
             pc->flat = MPI_COMM_NULL;
             pc->coll_off = 1;
@@ -257,6 +260,11 @@ void mc_coll_comm_freed(mc_pcomm *pc)
     if (pc->flat_copy != MC_FLAT_NONE)
         inter_flat_wait(pc);    /* never freed, nor forgotten, while MPI copies it */
     mc_nbr_comm_freed(pc);
+    /* Freed, never disconnected, even when the program disconnects a
+     * communicator between two jobs: Open MPI 4.1 hangs in the
+     * disconnect of an intracommunicator merged from such an
+     * intercommunicator (in its PMIx fence, without the checker too); the
+     * disconnect of the shadow (comms.c) is what parts the jobs. */
     if (pc->is_inter && pc->flat != MPI_COMM_NULL)
         mc_coll_release_comm(&pc->flat);
     pc->flat = MPI_COMM_NULL;

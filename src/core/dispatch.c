@@ -72,6 +72,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->engine = 0;
     c->invalid = 0;
     c->new_comm_unsafe = 0;
+    c->dynamic_checked = 0;
     c->coll_key = 0;
     /* Several threads may be in MPI at once: the last one to enter wins. */
     __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);

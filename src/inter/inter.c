@@ -12,6 +12,7 @@ static int claims(int fn)
     case MC_FN_MPI_Intercomm_create_from_groups:
     case MC_FN_MPI_Comm_dup: case MC_FN_MPI_Comm_dup_with_info:
     case MC_FN_MPI_Comm_create: case MC_FN_MPI_Comm_split:
+    case MC_FN_MPI_Comm_spawn: case MC_FN_MPI_Comm_spawn_multiple:
         return 1;
     default:
         return 0;
@@ -26,12 +27,16 @@ static void enter(mc_call *c)
         ic_merge_enter(c);
     else if (c->fn == MC_FN_MPI_Intercomm_create_from_groups)
         ic_from_groups_enter(c);
+    else if (c->fn == MC_FN_MPI_Comm_spawn || c->fn == MC_FN_MPI_Comm_spawn_multiple)
+        ic_spawn_enter(c);
 }
 
 static void leave(mc_call *c, int ok)
 {
     if (c->fn == MC_FN_MPI_Intercomm_create)
         ic_create_leave(c, ok);
+    else if (c->fn == MC_FN_MPI_Comm_spawn || c->fn == MC_FN_MPI_Comm_spawn_multiple)
+        ic_spawn_leave(c, ok);
     else if (c->fn != MC_FN_MPI_Intercomm_create_from_groups)
         ic_from_inter_leave(c, ok);
 }

@@ -21,4 +21,14 @@
 
 extern const mc_module mc_inter_module;
 
+/* MPI_Comm_spawn(_multiple), between the module's enter and the real call:
+ * at the root, the commands and argument lists that start the children
+ * under the checker (spawn.c). Returns 1 and sets both arrays (one entry
+ * per command, valid until the call's leave), or 0: pass the program's. */
+int mc_inter_spawn_args(char ***commands, char ****argvs);
+
+/* At MPI_Init of a process its checked parents started: the shadow of the
+ * parent communicator, made with the parents (collective over both groups). */
+void mc_inter_spawned_start(void);
+
 #endif

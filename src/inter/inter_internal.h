@@ -99,5 +99,7 @@ void ic_create_leave(mc_call *c, int ok);
 void ic_merge_enter(mc_call *c);
 void ic_from_groups_enter(mc_call *c);
 void ic_from_inter_leave(mc_call *c, int ok);
+void ic_spawn_enter(mc_call *c);
+void ic_spawn_leave(mc_call *c, int ok);
 
 #endif

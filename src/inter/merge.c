@@ -12,6 +12,7 @@
 #include <string.h>
 #include "inter_internal.h"
 #include "report.h"
+#include "skipped.h"
 #include "state.h"
 
 /* Fields + group (0, 1). */
@@ -107,6 +108,45 @@ static MPI_Comm made_comm(const mc_call *c)
     return MPI_COMM_NULL;
 }
 
+/* Where the merge put each process: the ranks in merged of group 0's
+ * ranks, then of group 1's, hashed. Every process that sees the merged
+ * ranks in one order computes the same; no world ranks, which repeat
+ * across the jobs of MPI_Comm_spawn. */
+static int64_t merged_order_hash(MPI_Comm inter, MPI_Comm merged, int group)
+{
+    MPI_Group mg, g[2];
+    int n[2] = {0, 0};
+    if (PMPI_Comm_group(merged, &mg) != MPI_SUCCESS)
+        return 0;
+    PMPI_Comm_group(inter, &g[group]);
+    PMPI_Comm_remote_group(inter, &g[1 - group]);
+    PMPI_Group_size(g[0], &n[0]);
+    PMPI_Group_size(g[1], &n[1]);
+    int total = n[0] + n[1];
+    int *in = mc_malloc((size_t)(total + 1) * sizeof *in), *out = mc_malloc((size_t)(total + 1) * sizeof *out);
+    int32_t *pos = mc_malloc((size_t)(total + 1) * sizeof *pos);
+    int64_t h = 0;
+    if (in && out && pos) {
+        for (int k = 0, at = 0; k < 2; at += n[k], k++) {
+            for (int i = 0; i < n[k]; i++)
+                in[i] = i;
+            if (PMPI_Group_translate_ranks(g[k], n[k], in, mg, out) != MPI_SUCCESS)
+                for (int i = 0; i < n[k]; i++)
+                    out[i] = -1;
+            for (int i = 0; i < n[k]; i++)
+                pos[at + i] = out[i];
+        }
+        h = ic_ranks_hash(pos, total);
+    }
+    free(in);
+    free(out);
+    free(pos);
+    PMPI_Group_free(&g[0]);
+    PMPI_Group_free(&g[1]);
+    PMPI_Group_free(&mg);
+    return h;
+}
+
 void ic_from_inter_leave(mc_call *c, int ok)
 {
     inter_comm ic;
@@ -117,17 +157,8 @@ void ic_from_inter_leave(mc_call *c, int ok)
     ic_rec_put(&r, F_OK + ic.group, ok);
     ic_rec_put(&r, (ok ? F_OKW : F_FAILW) + ic.group, mc_st.world_rank);
     MPI_Comm nc = ok ? made_comm(c) : MPI_COMM_NULL;
-    if (c->fn == MC_FN_MPI_Intercomm_merge && nc != MPI_COMM_NULL) {
-        /* Every process of the merged communicator sees its ranks in one order. */
-        MPI_Group g;
-        int n = 0;
-        if (PMPI_Comm_group(nc, &g) == MPI_SUCCESS) {
-            int32_t *w = ic_world_ranks(g, &n);
-            PMPI_Group_free(&g);
-            ic_rec_put(&r, F_NEWHASH, w ? ic_ranks_hash(w, n) : 0);
-            free(w);
-        }
-    }
+    if (c->fn == MC_FN_MPI_Intercomm_merge && nc != MPI_COMM_NULL)
+        ic_rec_put(&r, F_NEWHASH, merged_order_hash(c->vals[0].comm, nc, ic.group));
     if (c->fn == MC_FN_MPI_Comm_split && ok && nc == MPI_COMM_NULL) {
         int lr = -1;
         PMPI_Comm_rank(c->vals[0].comm, &lr);

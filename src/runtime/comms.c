@@ -202,9 +202,10 @@ void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len)
 }
 
 /* Dynamic-process communicators (spawn, connect/accept, join, the parent)
- * get no shadow: making one is collective over processes that may not run
- * the checker, and would hang them. Sessions' communicators neither: the
- * deadlock detector speaks MPI_COMM_WORLD. Traffic on them is not checked. */
+ * get no shadow unless every process of both groups is known to run the
+ * checker (c->dynamic_checked: children the checker started, inter/spawn.c):
+ * making one is collective over processes that may not run the checker,
+ * and would hang them. Traffic on the others is not checked. */
 /* The MPI library this checker was built against is MPICH (or a library
  * derived from it): its mpi.h says so. */
 static int built_for_mpich(void)
@@ -227,6 +228,42 @@ static int shadowless(int fn)
     }
 }
 
+/* Whether this process has a communicator with processes of another
+ * MPI_COMM_WORLD (spawned, or its parents): only then can a new one span
+ * worlds, and only then is that worth asking. */
+static int worlds_joined;
+
+/* Whether some process of comm (or of its remote group) is not in this
+ * MPI_COMM_WORLD. */
+static int spans_other_world(MPI_Comm comm, int inter)
+{
+    int spans = 0;
+    for (int remote = 0; remote <= inter && !spans; remote++) {
+        MPI_Group g, wg;
+        if ((remote ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
+            return 1;
+        int n = 0;
+        PMPI_Group_size(g, &n);
+        int *in = mc_malloc((size_t)(n > 0 ? n : 1) * sizeof *in), *out = mc_malloc((size_t)(n > 0 ? n : 1) * sizeof *out);
+        PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+        if (!in || !out) {
+            spans = 1;      /* unknown: disconnecting is what keeps the jobs apart */
+        } else {
+            for (int i = 0; i < n; i++)
+                in[i] = i;
+            if (PMPI_Group_translate_ranks(g, n, in, wg, out) != MPI_SUCCESS)
+                spans = 1;
+            for (int i = 0; i < n && !spans; i++)
+                spans = out[i] == MPI_UNDEFINED;
+        }
+        free(in);
+        free(out);
+        PMPI_Group_free(&g);
+        PMPI_Group_free(&wg);
+    }
+    return spans;
+}
+
 /* Starts the copy of an MPI_Comm_idup's shadow (now, or from the queue). */
 static int start_shadow_copy(void *ctx)
 {
@@ -247,7 +284,7 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
 {
     if (!mc_eng_on || newcomm == MPI_COMM_NULL)
         return;
-    if (shadowless(c->fn)) {
+    if (shadowless(c->fn) && !c->dynamic_checked) {
         /* MPI_Comm_get_parent hands out the same communicator every time. */
         static MPI_Comm counted_parent = MPI_COMM_NULL;
         if (c->fn != MC_FN_MPI_Comm_get_parent || newcomm != counted_parent)
@@ -349,6 +386,18 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
         mc_skipped(MC_SKIP_UNCHECKED_COMM);
     if (pc && !idup)
         pcomm_fill(pc);
+    if (c->dynamic_checked)
+        worlds_joined = 1;
+    if (pc && worlds_joined) {
+        if (c->dynamic_checked) {
+            pc->spans_worlds = 1;
+        } else if (copy_parent) {
+            mc_pcomm *parent = find(c->vals[0].comm);
+            pc->spans_worlds = parent ? parent->spans_worlds : 1;
+        } else {
+            pc->spans_worlds = spans_other_world(newcomm, pc->is_inter);
+        }
+    }
     if (pc && (copy_parent || copy_new)) {
         int flag = 0, rc;   /* an idup'ed intercommunicator gets no handshakes */
         if (idup) {
@@ -379,13 +428,15 @@ void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm)
  * checker's MPI_Iprobe of a null shadow). */
 static __thread mc_pcomm *freeing_now;
 
-void mc_eng_comm_freeing(MPI_Comm comm)
+void mc_eng_comm_freeing(MPI_Comm comm, int disconnect)
 {
     if (!mc_eng_on)
         return;
     mc_eng_lock();
     mc_pcomm *pc = find(comm);
     freeing_now = pc;
+    if (pc)
+        pc->disconnecting = disconnect;
     /* A copy of the communicator still running must end before MPI frees
      * it (Open MPI's context-id agreement still reads the parent). */
     if (pc)
@@ -410,7 +461,12 @@ void mc_eng_comm_freed(MPI_Comm comm)
             drain_lost(pc);
         mc_coll_hook.comm_freed(pc);
         pcomm_remove(pc);
-        mc_coll_hook.release_comm(&pc->shadow);
+        /* Collective like the program's: every process of both groups
+         * disconnects it now, and MPI lets pending traffic end first. */
+        if (pc->spans_worlds && pc->disconnecting && pc->shadow != MPI_COMM_NULL)
+            PMPI_Comm_disconnect(&pc->shadow);
+        else
+            mc_coll_hook.release_comm(&pc->shadow);
         pcomm_release(pc);
     }
     mc_eng_unlock();

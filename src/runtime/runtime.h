@@ -113,6 +113,11 @@ typedef struct mc_pcomm {
     int flat_copy;
     MPI_Comm flat_of, flat_next;
     MPI_Request flat_req;
+    /* Some of its processes are in another MPI_COMM_WORLD (spawned or
+     * spawning): when the program disconnects it, the checker disconnects
+     * its copies too, or the jobs would stay connected through them. */
+    int spans_worlds;
+    int disconnecting;      /* the program's MPI_Comm_disconnect is under way */
     struct mc_pcomm *all_prev, *all_next;   /* every record */
 } mc_pcomm;
 
@@ -340,7 +345,7 @@ mc_prec *mc_prec_newest(void);
 void mc_eng_start(void);
 void mc_eng_finalize(void);
 void mc_eng_comm_created(mc_call *c, MPI_Comm newcomm);
-void mc_eng_comm_freeing(MPI_Comm comm);   /* before the real free: post held-back receives */
+void mc_eng_comm_freeing(MPI_Comm comm, int disconnect);   /* before the real free: post held-back receives */
 /* Before the program's MPI_Type_free: records still using the datatype get
  * a duplicate of their own (a pending operation completes normally after
  * the free, MPI-3.1 sec. 4.1.9, and the engine still posts, compares and

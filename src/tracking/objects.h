@@ -103,7 +103,7 @@ void mc_track_post(mc_call *c);
  * below the runtime and may not name it; core sets the listener at start.
  * comm_freed and comm_created are called with no lock held. */
 typedef struct {
-    void (*comm_freeing)(MPI_Comm comm);    /* before the real free */
+    void (*comm_freeing)(MPI_Comm comm, int disconnect);  /* before the real free (or MPI_Comm_disconnect) */
     void (*type_freeing)(MPI_Datatype type);
     void (*comm_freed)(MPI_Comm comm);      /* after it */
     void (*comm_created)(mc_call *c, MPI_Comm comm);

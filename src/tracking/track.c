@@ -28,7 +28,7 @@ void mc_track_pre(mc_call *c)
                 c->freed_id = o ? o->id : 0;
                 MC_UNLOCK();
                 if (listener.comm_freeing)
-                    listener.comm_freeing(c->freed.comm);
+                    listener.comm_freeing(c->freed.comm, c->fn == MC_FN_MPI_Comm_disconnect);
             }
             break;
         case MC_ROLE_DATATYPE_FREE:

@@ -60,6 +60,8 @@ typedef struct {
     int invalid;                /* an argument check failed: the checker passes no handle of it to MPI */
     int new_comm_unsafe;        /* the checker runs no collective over the new communicator: not every
                                  * process got it, or MPI cannot run one on it (src/inter/) */
+    int dynamic_checked;        /* MPI_Comm_spawn(_multiple) and the children's parent communicator: every
+                                 * process of both groups runs the checker and makes its shadow (inter/spawn.c) */
     uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
 } mc_call;
 

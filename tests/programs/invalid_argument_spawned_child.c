@@ -1,4 +1,4 @@
-/* EXPECT: invalid-argument  NP: 1  FLAVOR: openmpi  SKIPPED: unchecked-communicator */
+/* EXPECT: invalid-argument  NP: 1  FLAVOR: openmpi */
 /*
  * Checks: a finding made in a process started by MPI_Comm_spawn reaches the
  * job report. The spawned child's MPI_COMM_WORLD rank (0) repeats its

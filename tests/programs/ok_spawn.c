@@ -1,4 +1,4 @@
-/* EXPECT: OK  NP: 2  FLAVOR: openmpi  SKIPPED: unchecked-communicator */
+/* EXPECT: OK  NP: 2  FLAVOR: openmpi */
 /*
  * Checks: dynamic process creation (MPI-4.0 sec. 11.8): the parents spawn two
  * copies of this program, exchange a message over the intercommunicator and
