@@ -140,8 +140,8 @@ int mc_hs_start_details(hs_t *h)
     h->dmine = mc_malloc(DETAIL_MAX);
     if (!h->dmine)
         return -1;
-    int head = snprintf(h->dmine, DETAIL_MAX, "%d\t%d\t%s%s%s\n", mc_st.world_rank, h->comm_rank,
-                        h->summary, h->vnote[0] ? ": " : "", h->vnote);
+    int head = snprintf(h->dmine, DETAIL_MAX, "%d\t%d\t%s\t%s%s%s\n", mc_st.world_rank, h->comm_rank,
+                        mc_st.job, h->summary, h->vnote[0] ? ": " : "", h->vnote);
     if (head < 0 || head >= DETAIL_MAX)
         head = 0;
     mc_calltext_serialize(&ct, h->dmine + head, (size_t)(DETAIL_MAX - head));
@@ -178,6 +178,7 @@ int mc_hs_start_details_data(hs_t *h)
 
 typedef struct {
     int world, crank;
+    char job[48];       /* whose MPI_COMM_WORLD (mc_st.job) */
     char *summary;      /* points into the gathered text */
     const char *site;
     char sitebuf[128];
@@ -214,9 +215,13 @@ void mc_hs_write_finding(hs_t *h)
         char *tab = strchr(t, '\t');
         m[i].crank = tab ? atoi(tab + 1) : -1;
         char *tab2 = tab ? strchr(tab + 1, '\t') : NULL;
-        m[i].summary = tab2 ? tab2 + 1 : t;
+        char *tab3 = tab2 ? strchr(tab2 + 1, '\t') : NULL;
+        if (tab3)
+            snprintf(m[i].job, sizeof m[i].job, "%.*s", (int)(tab3 - tab2 - 1), tab2 + 1);
+        m[i].summary = tab3 ? tab3 + 1 : t;
         m[i].calltext = nl + 1;
         mc_calltext_parse(m[i].calltext, m[i].world, &cts[i]);
+        memcpy(cts[i].job, m[i].job, sizeof cts[i].job);
         site_of(&m[i], &cts[i]);
     }
     /* Members with the same call at the same place form one group. */
@@ -264,10 +269,10 @@ void mc_hs_write_finding(hs_t *h)
             if (group[i] != gi)
                 continue;
             if (shown < 12) {
-                if (world)
-                    append(msg, 8192, "%s%d", shown ? ", " : "", m[i].world);
-                else
-                    append(msg, 8192, "%s%d (rank %d here)", shown ? ", " : "", m[i].world, m[i].crank);
+                append(msg, 8192, "%s%d%s%s", shown ? ", " : "", m[i].world, m[i].job[0] ? " of " : "",
+                       m[i].job);
+                if (!world)
+                    append(msg, 8192, " (rank %d here)", m[i].crank);
             } else if (shown == 12) {
                 append(msg, 8192, ", ...");
             }
@@ -328,6 +333,7 @@ void mc_hs_write_short_finding(hs_t *h)
     mc_call_text ct;
     own_call(h, &ct);
     ct.rank = mc_st.world_rank;
+    snprintf(ct.job, sizeof ct.job, "%s", mc_st.job);
     mc_call_text *others = mc_malloc(sizeof *others);
     if (others)
         others[0] = ct;

@@ -104,6 +104,7 @@ void mc_report_settings_push(void)
 {
     mc_report_settings r = {
         .world_rank = mc_st.world_rank, .world_size = mc_st.world_size, .spawned = mc_st.spawned,
+        .job = mc_st.job,
         .part_dir = mc_st.part_dir, .color = mc_st.cfg.color, .mode = mc_st.cfg.mode,
         .timeout_s = mc_st.cfg.timeout_s, .error_exitcode = mc_st.cfg.error_exitcode,
     };
@@ -206,6 +207,11 @@ void mc_runtime_after_init(int provided)
     MPI_Comm parent = MPI_COMM_NULL;
     PMPI_Comm_get_parent(&parent);
     mc_st.spawned = parent != MPI_COMM_NULL;
+    if (mc_st.spawned) {
+        /* The label its checked parents gave this job (inter/spawn.c). */
+        const char *label = mc_inter_parent_label();
+        snprintf(mc_st.job, sizeof mc_st.job, "%s", label ? label : "spawned");
+    }
     /* Spawned processes preloaded by hand do not know their parents' part
      * directory: their findings go to stderr only (the launcher has no such
      * gap), rather than into a second report over the parents'. */

@@ -27,6 +27,10 @@ extern const mc_module mc_inter_module;
  * per command, valid until the call's leave), or 0: pass the program's. */
 int mc_inter_spawn_args(char ***commands, char ****argvs);
 
+/* The label checked parents gave this process's job (mc_st.job), or NULL:
+ * not started by them. Read at MPI_Init, before mc_inter_spawned_start. */
+const char *mc_inter_parent_label(void);
+
 /* At MPI_Init of a process its checked parents started: the shadow of the
  * parent communicator, made with the parents (collective over both groups). */
 void mc_inter_spawned_start(void);

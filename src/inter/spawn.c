@@ -7,15 +7,17 @@
  * only when they know for certain that every child makes it too, or they
  * would wait forever. So the root starts each command through
  *
- *     /usr/bin/env MPICHECK_INTERNAL_SPAWNED=1 LD_PRELOAD=<this library>
+ *     /usr/bin/env MPICHECK_INTERNAL_SPAWNED=<label> LD_PRELOAD=<this library>
  *         MPICHECK_...=<the parent's settings> /bin/sh -c 'exec "$0" "$@"'
  *         <command> <its arguments>
  *
  * and the children then load the checker whatever the launcher passes on,
- * with the parents' settings, and know from MPICHECK_INTERNAL_SPAWNED that their
- * parents make the shadow (spawn.c's mc_inter_spawned_start, at MPI_Init,
+ * with the parents' settings, and know from MPICHECK_INTERNAL_SPAWNED that
+ * their parents make the shadow. mc_inter_spawned_start, at MPI_Init,
  * takes the variable out of the environment so that the children's own
- * children do not inherit it). The shell's exec looks the command up
+ * children do not inherit it; its value labels their job in reports
+ * ("spawn 0.1": world rank 0's first spawn), whose world ranks repeat the
+ * parents'. The shell's exec looks the command up
  * exactly as the launcher would (PATH in the working directory MPI chose);
  * the command is its $0, never parsed, whatever characters it holds. The
  * root tells the other parents (one broadcast over the spawning
@@ -113,7 +115,8 @@ static char *info_path(MPI_Info info)
 
 /* The argument list that starts command with args under the checker:
  * env's assignments, then the shell, then the command and its arguments. */
-static char **wrapped_argv(const char *lib, const char *command, char *const args[], MPI_Info info)
+static char **wrapped_argv(const char *lib, const char *label, const char *command, char *const args[],
+                           MPI_Info info)
 {
     size_t nenv = 0, nargs = 0;
     for (char **e = environ; e && *e; e++)
@@ -126,7 +129,7 @@ static char **wrapped_argv(const char *lib, const char *command, char *const arg
     size_t k = 0;
     const char *pre = getenv("LD_PRELOAD");     /* the program's own, without the checker */
     char *path = info_path(info);
-    v[k++] = mc_strdup(SPAWNED_VAR "=1");
+    v[k++] = joined(SPAWNED_VAR "=", label, "");
     char *libs = joined(lib, pre && *pre ? ":" : "", pre ? pre : "");
     v[k++] = libs ? joined("LD_PRELOAD=", libs, "") : NULL;
     free(libs);
@@ -172,6 +175,12 @@ static int build_args(mc_call *c)
         return 0;
     }
     sp.count = count;
+    /* The children's label in reports: this root's world rank and its
+     * how-manieth spawn, after its own job's label ("spawn 0.1/1.2"). */
+    static int spawns;
+    char label[80];
+    snprintf(label, sizeof label, "%.47s%s%d.%d", mc_st.job[0] ? mc_st.job : "spawn ", mc_st.job[0] ? "/" : "",
+             mc_st.world_rank, ++spawns);
     for (int i = 0; i < count; i++) {
         const char *cmd;
         char *const *args;
@@ -188,7 +197,7 @@ static int build_args(mc_call *c)
             args = c->vals[1].p;
             info = c->vals[3].info;
         }
-        if (!cmd || !(sp.argvs[i] = wrapped_argv(lib, cmd, args, info))) {
+        if (!cmd || !(sp.argvs[i] = wrapped_argv(lib, label, cmd, args, info))) {
             free_args();
             return 0;
         }
@@ -245,10 +254,16 @@ void ic_spawn_leave(mc_call *c, int ok)
     memset(&sp, 0, sizeof sp);
 }
 
+const char *mc_inter_parent_label(void)
+{
+    const char *v = getenv(SPAWNED_VAR);
+    return v && *v ? v : NULL;
+}
+
 void mc_inter_spawned_start(void)
 {
     const char *v = getenv(SPAWNED_VAR);
-    int marked = v && strcmp(v, "1") == 0;
+    int marked = v && *v;       /* its label: lifecycle.c took it for mc_st.job */
     unsetenv(SPAWNED_VAR);
     if (!marked || mc_st.phase != MC_PHASE_RUNNING)
         return;

@@ -153,11 +153,15 @@ static void arg(mc_call_text *ct, const char *name, const char *value)
 }
 
 /* The sending call as far as the envelope tells it. */
-static void sender_call(mc_call_text *ct, const mc_env *e, MPI_Comm comm)
+static void sender_call(mc_call_text *ct, const mc_env *e, MPI_Comm comm, int other_world)
 {
     char buf[256];
     memset(ct, 0, sizeof *ct);
     ct->rank = e->world_rank;
+    /* A sender outside this MPI_COMM_WORLD: spawned processes, or their
+     * parents (the envelope does not carry their label). */
+    if (other_world)
+        snprintf(ct->job, sizeof ct->job, "another job");
     ct->call = mc_strdup(e->fn >= 0 && e->fn < MC_FN_COUNT_ ? mc_fn_table[e->fn].name : "(send)");
     ct->args = mc_calloc(4, sizeof *ct->args);
     if (ct->args) {
@@ -228,20 +232,22 @@ int mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, i
     size_t n = 0;
     if (!c && p)
         receiver_call(&calls[n++], p);
-    sender_call(&calls[n++], e, comm);
+    sender_call(&calls[n++], e, comm, sw < 0);
     const char *scall = calls[n - 1].call;
     const void *site = c ? c->caller : p ? p->caller : NULL;
     int fn = c ? c->fn : p ? p->fn : MC_FN_MPI_Recv;
     if (res.verdict == MC_SIG_TRUNCATED)
         mc_report_with(MC_CLASS_TYPE_MISMATCH, c, fn, c ? NULL : site, calls, n,
-                       "message truncated: rank %d (world rank %d) sent %s with %s (tag %d), "
+                       "message truncated: rank %d (world rank %d%s) sent %s with %s (tag %d), "
                        "the receive has room for %s only: %s",
-                       source, sw, sent, scall, e->tag, recv, why);
+                       source, sw >= 0 ? sw : e->world_rank, sw >= 0 ? "" : " of another job", sent, scall,
+                       e->tag, recv, why);
     else
         mc_report_with(MC_CLASS_TYPE_MISMATCH, c, fn, c ? NULL : site, calls, n,
-                       "type signatures differ: rank %d (world rank %d) sent %s with %s (tag %d), "
+                       "type signatures differ: rank %d (world rank %d%s) sent %s with %s (tag %d), "
                        "received as %s: %s",
-                       source, sw, sent, scall, e->tag, recv, why);
+                       source, sw >= 0 ? sw : e->world_rank, sw >= 0 ? "" : " of another job", sent, scall,
+                       e->tag, recv, why);
     return 0;
 }
 
@@ -251,9 +257,10 @@ void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats)
     mc_sig_msg_render(&e->sig, sent, sizeof sent);
     mc_pcomm_name(pc->comm, cname, sizeof cname);
     mc_call_text other;
-    sender_call(&other, e, pc->comm);
+    sender_call(&other, e, pc->comm, mc_pcomm_world_rank(pc, source) < 0);
     mc_report_with(MC_CLASS_LOST_MESSAGE, NULL, MC_FN_MPI_Finalize, NULL, &other, 1,
-                   "message never received: rank %d (world rank %d) sent %s with %s (tag %d) "
+                   "message never received: rank %d (world rank %d%s) sent %s with %s (tag %d) "
                    "to rank %d (world rank %d) on %s, and no receive matched it before MPI_Finalize",
-                   source, e->world_rank, sent, other.call, e->tag, pc->rank, mc_st.world_rank, cname);
+                   source, e->world_rank, other.job[0] ? " of another job" : "", sent, other.call, e->tag,
+                   pc->rank, mc_st.world_rank, cname);
 }

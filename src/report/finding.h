@@ -73,6 +73,8 @@ typedef struct {
     size_t nargs;
     mc_frame *stack;    /* innermost (the application's call site) first */
     size_t nframes;
+    char job[48];       /* whose MPI_COMM_WORLD: "" the job mpicheck started; "spawn 0.1" the
+                         * processes started by world rank 0's first MPI_Comm_spawn (inter/spawn.c) */
 } mc_call_text;
 
 typedef struct {

@@ -118,8 +118,13 @@ static json_t *call_to_json(const mc_call_text *c)
             json_decref(stack);
             stack = NULL;
         }
-    return json_pack("{s:i, s:o, s:o, s:o}", "rank", c->rank, "call", mc_json_str(c->call),
-                     "args", args, "stack", stack);
+    json_t *o = json_pack("{s:i, s:o, s:o, s:o}", "rank", c->rank, "call", mc_json_str(c->call),
+                          "args", args, "stack", stack);
+    if (o && c->job[0] && json_object_set_new(o, "job", json_string(c->job))) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o;
 }
 
 int mc_finding_json_fill(json_t *obj, const mc_finding *f)
@@ -345,6 +350,9 @@ static int call_from_json(const json_t *o, mc_call_text *c)
     if (!json_is_object(o) || get_int(o, "rank", -1, &c->rank) ||
         get_str(o, "call", &c->call) || get_array(o, "stack", &stack))
         return -1;
+    const json_t *job = json_object_get(o, "job");
+    if (json_is_string(job))
+        snprintf(c->job, sizeof c->job, "%s", json_string_value(job));
     args = json_object_get(o, "args");
     if (args && !json_is_null(args)) {
         if (!json_is_object(args))

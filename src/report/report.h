@@ -20,6 +20,7 @@
 typedef struct {
     int world_rank, world_size;     /* -1: not known yet */
     int spawned;                    /* a process MPI_Comm_spawn started: world ranks repeat */
+    const char *job;                /* its job's label (mc_call_text.job); "" in the first job */
     const char *part_dir;           /* where this rank's part file goes; NULL: stderr only */
     int color;                      /* color the text on stderr */
     int mode;                       /* MC_MODE_* of the job line */

@@ -9,10 +9,10 @@ static long counts[MC_SKIP_COUNT_];
 
 static const struct { const char *name, *what; } reasons[MC_SKIP_COUNT_] = {
     [MC_SKIP_UNCHECKED_COMM] = {"unchecked-communicator",
-        "communicators without the checker's private copy (made by MPI_Comm_spawn, "
-        "MPI_Comm_connect/accept, MPI_Comm_join or MPI_Comm_get_parent, or whose copy "
-        "failed; counted on every rank that has one): their messages and "
-        "collectives were not checked"},
+        "communicators without the checker's private copy (made by "
+        "MPI_Comm_connect/accept or MPI_Comm_join, by MPI_Comm_spawn or MPI_Comm_get_parent "
+        "when the checker did not start the children, or whose copy failed; counted on "
+        "every rank that has one): their messages and collectives were not checked"},
     [MC_SKIP_COLL_HANDSHAKE] = {"collective-handshake",
         "collective calls not compared across ranks: the checker could not start their "
         "handshake (a communicator whose handshake copy is missing, or the checker's own "

@@ -65,9 +65,9 @@ static void put_frame(FILE *m, const mc_frame *fr)
 static void put_call(FILE *m, const mc_call_text *c)
 {
     if (c->rank >= 0)
-        fprintf(m, "mpicheck:   rank %d: ", c->rank);
+        fprintf(m, "mpicheck:   rank %d%s%s: ", c->rank, c->job[0] ? " of " : "", c->job);
     else
-        fputs("mpicheck:   rank ?: ", m);
+        fprintf(m, "mpicheck:   rank ?%s%s: ", c->job[0] ? " of " : "", c->job);
     put_str(m, c->call, "?");
     fputc('(', m);
     for (size_t i = 0; c->args && i < c->nargs; i++) {

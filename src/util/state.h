@@ -38,6 +38,8 @@ typedef struct {
     int last_fn;            /* the last MPI call this process made (-1: none) ... */
     const void *last_caller;    /* ... and where from */
     int spawned;            /* started by MPI_Comm_spawn: world ranks repeat the parents' */
+    char job[48];           /* its job's label in reports: "" in the job mpicheck started,
+                             * "spawn 0.1" ... for spawned ones (inter/spawn.c) */
     MPI_Comm world_dup;     /* the checker's private copy of MPI_COMM_WORLD */
 } mc_state;
 

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     /* String literals in char * fields: the writers only read them. */
     mc_call_text calls_a[] = {
         {0, "MPI_Send", args_send, 6, frames_a, 3},
-        {1, "MPI_Send", args_send, 6, frames_a, 2},
+        {1, "MPI_Send", args_send, 6, frames_a, 2, "spawn 0.1"},  /* a spawned process */
     };
     mc_call_text calls_b[] = {{-1, "MPI_Request_free", args_free, 1, frames_b, 2}};
     mc_call_text calls_c[] = {{-1, NULL, NULL, 0, NULL, 0}};
