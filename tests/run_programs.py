@@ -9,13 +9,17 @@ Usage:
 Every tests/programs/*.c starts with a header line
 
   /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
-     [RANKS: r,r,...] [SKIPPED: check,...] */
+     [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r] */
 
 (on one line). RANKS, only with EXPECT <class>, lists world ranks separated
 by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
 cannot make (unchecked-communicator, collective-handshake, checker-memory;
 separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
+INJECT: outcome-fail@r runs the program with
+MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
+intercommunicator creation as failed in its outcome agreement (MPI's result
+is unchanged), to test the agreement on MPIs that cannot survive a fault.
 
 The program is compiled with CMD (-g -O0 -Wall) into DIR/<flavor>/ (only when
 the source is newer than the executable) and run as
@@ -91,7 +95,8 @@ OPENMPI_ENV = {
 HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
-KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED"}
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT"}
+INJECT_RE = re.compile(r"^outcome-fail@([0-9]+)$")
 SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory"}
 RANKS_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
 
@@ -166,8 +171,14 @@ def parse_header(path):
         if unknown:
             raise HeaderError("SKIPPED names checks the report does not know: %s (known: %s)"
                               % (", ".join(unknown), ", ".join(sorted(SKIP_CHECKS))))
+    inject = fields.get("INJECT")
+    if inject is not None:
+        m = INJECT_RE.match(inject)
+        if not m:
+            raise HeaderError("INJECT must be outcome-fail@<world rank>, not %r" % inject)
+        inject = {"MPICHECK_INTERNAL_TEST_OUTCOME_FAIL": m.group(1)}
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
-            "flavor": flavor, "ranks": ranks, "skipped": skipped or []}
+            "flavor": flavor, "ranks": ranks, "skipped": skipped or [], "inject": inject or {}}
 
 
 def matches(name, patterns):
@@ -427,6 +438,7 @@ def run_test(src, hdr, args, validator, sarif_validator=None):
     env = dict(os.environ)
     if args.flavor == "openmpi":
         env.update(OPENMPI_ENV)
+    env.update(hdr["inject"])
     try:
         rc, _out, err, _el = run_once(cmd, env, tmpdir)
     except OSError as e:

@@ -31,8 +31,6 @@
 #include "skipped.h"
 #include "state.h"
 
-enum { OUT_OK = 0, OUT_RHASH, OUT_LHASH, OUT_OKW, OUT_FAILW };
-
 /* From the call's enter to its leave (a blocking call: one per thread). */
 static __thread struct {
     int active;             /* the check before the call ran: the outcome check runs after it */
@@ -41,17 +39,6 @@ static __thread struct {
     int peer_world;         /* the remote leader's world rank; -1: no exchange */
     int64_t lhash;          /* this group's world ranks, hashed */
 } cs;
-
-static int32_t *comm_ranks(MPI_Comm comm, int remote, int *n)
-{
-    MPI_Group g;
-    *n = 0;
-    if ((remote ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
-        return NULL;
-    int32_t *r = ic_world_ranks(g, n);
-    PMPI_Group_free(&g);
-    return r;
-}
 
 /* The leaders compare what their groups pass. */
 static int compare(mc_call *c, const ic_msg *mine, const int32_t *ranks, const ic_msg *got, int *writer)
@@ -99,7 +86,7 @@ static int leader_check(mc_call *c, MPI_Comm local, int *writer)
                               "(MPI-3.1 sec. 6.6.2), and the group would wait for it forever");
     int inter = 0;
     PMPI_Comm_test_inter(peer, &inter);
-    int32_t *pr = comm_ranks(peer, inter, &n);
+    int32_t *pr = ic_comm_ranks(peer, inter, &n);
     if (!pr)
         return IC_V_UNCHECKED;
     if (rl < 0 || rl >= n) {
@@ -117,7 +104,7 @@ static int leader_check(mc_call *c, MPI_Comm local, int *writer)
                               "remote_leader (rank %d of peer_comm); the remote leader must be in the other "
                               "group, and the call would wait forever", rl);
     int lsize = 0;
-    int32_t *ranks = comm_ranks(local, 0, &lsize);
+    int32_t *ranks = ic_comm_ranks(local, 0, &lsize);
     char *text = mc_malloc(IC_TEXT_MAX);
     if (!ranks || !text) {
         free(ranks);
@@ -170,7 +157,7 @@ void ic_create_enter(mc_call *c)
     cs.leader_world = lw;
     cs.am_leader = rank == leader;
     int n = 0;
-    int32_t *ranks = comm_ranks(local, 0, &n);
+    int32_t *ranks = ic_comm_ranks(local, 0, &n);
     cs.lhash = ranks ? ic_ranks_hash(ranks, n) : 0;
     free(ranks);
     int writer = 0, verdict = IC_V_UNCHECKED;
@@ -184,95 +171,19 @@ void ic_create_enter(mc_call *c)
                           "--abort-on-deadlock=no lets MPI go on)");
 }
 
-/* "in the group of world rank 2 (the leader), every process got an error". */
-static void describe_group(const ic_rec *r, const char *who, char *buf, size_t len)
-{
-    int64_t lo, hi, wlo, whi;
-    if (!ic_rec_get(r, OUT_OK, &lo, &hi))
-        snprintf(buf, len, "in the group of %s, nothing is known", who);
-    else if (lo == hi)
-        snprintf(buf, len, "in the group of %s, every process got %s", who,
-                 hi ? "an intercommunicator" : "an error");
-    else if (ic_rec_get(r, OUT_FAILW, &wlo, &whi) && wlo == whi)
-        snprintf(buf, len, "in the group of %s, world rank %lld got an error and the others an "
-                 "intercommunicator", who, (long long)wlo);
-    else if (ic_rec_get(r, OUT_FAILW, &wlo, &whi))
-        snprintf(buf, len, "in the group of %s, some of world ranks %lld to %lld got an error and the "
-                 "others an intercommunicator", who, (long long)wlo, (long long)whi);
-}
-
 void ic_create_leave(mc_call *c, int ok)
 {
     if (!cs.active)
         return;
     cs.active = 0;
     MPI_Comm nc = ok && c->vals[5].p ? *(const MPI_Comm *)c->vals[5].p : MPI_COMM_NULL;
-    int got = ok && nc != MPI_COMM_NULL;
     ic_rec r;
-    ic_rec_init(&r);
-    ic_rec_put(&r, OUT_OK, got);
-    ic_rec_put(&r, got ? OUT_OKW : OUT_FAILW, mc_st.world_rank);
-    ic_rec_put(&r, OUT_LHASH, cs.lhash);
-    if (got) {
-        int n = 0;
-        int32_t *rr = comm_ranks(nc, 1, &n);
-        ic_rec_put(&r, OUT_RHASH, rr ? ic_ranks_hash(rr, n) : 0);
-        free(rr);
-    }
+    ic_outcome_mine(&r, ok && nc != MPI_COMM_NULL, cs.lhash, nc);
     if (ic_reduce(c, &r, cs.flat) != 0)
         return;
     int verdict = 0;
-    if (cs.am_leader) {
-        int bad = !ic_rec_uniform(&r, OUT_OK) || (got && !ic_rec_uniform(&r, OUT_RHASH));
-        int writer = 1;
-        ic_msg *their = NULL;
-        char *text = NULL;
-        if (cs.peer_world >= 0 && (text = mc_malloc(IC_TEXT_MAX))) {
-            mc_call_wire(c, text, IC_TEXT_MAX);
-            ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_OUTCOME, .world = mc_st.world_rank,
-                        .textlen = (int32_t)strlen(text) + 1, .out = r};
-            their = ic_exchange(c, cs.peer_world, &m, NULL, text);
-            if (their && their->stage != IC_STAGE_OUTCOME) {
-                free(their);
-                their = NULL;
-            }
-        }
-        int64_t a, b;
-        if (their) {
-            const ic_rec *t = &their->out;
-            bad |= !ic_rec_uniform(t, OUT_OK) || (ic_rec_get(t, OUT_OK, &a, &b) && a && !ic_rec_uniform(t, OUT_RHASH));
-            if (!bad && ic_rec_get(&r, OUT_OK, &a, &a) && ic_rec_get(t, OUT_OK, &b, &b)) {
-                bad = a != b;
-                if (!bad && a) {    /* both groups got it: each one's remote group is the other */
-                    int64_t mr, tr, ml, tl;
-                    bad = !ic_rec_get(&r, OUT_RHASH, &mr, &mr) || !ic_rec_get(t, OUT_RHASH, &tr, &tr)
-                          || !ic_rec_get(&r, OUT_LHASH, &ml, &ml) || !ic_rec_get(t, OUT_LHASH, &tl, &tl)
-                          || mr != tl || tr != ml;
-                }
-            }
-            writer = mc_st.world_rank < their->world;
-        }
-        if (bad && writer) {
-            char mine[300], other[300], who[64];
-            snprintf(who, sizeof who, "world rank %d (the leader)", mc_st.world_rank);
-            describe_group(&r, who, mine, sizeof mine);
-            other[0] = 0;
-            if (their) {
-                snprintf(who, sizeof who, "world rank %d (the other leader)", their->world);
-                describe_group(&their->out, who, other, sizeof other);
-            }
-            mc_call_text *ct = their ? ic_their_call(their) : NULL;
-            mc_report_with(MC_CLASS_INTERCOMM_NONUNIFORM, c, c->fn, NULL, ct, ct ? 1 : 0,
-                           "MPI_Intercomm_create ended differently across its processes: %s%s%s. A process "
-                           "that got the intercommunicator waits forever in its first use of it with one "
-                           "that did not; a uniform outcome needs agreement (seed 001)",
-                           mine, other[0] ? "; " : "", other);
-            free(ct);
-        }
-        verdict = bad;
-        free(their);
-        free(text);
-    }
+    if (cs.am_leader)
+        verdict = ic_outcome_leaders(c, &r, cs.peer_world);
     if (ic_bcast(c, &verdict, cs.leader, cs.flat, cs.am_leader ? -1 : cs.leader_world) != 0)
         return;
     if (verdict)

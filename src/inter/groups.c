@@ -10,8 +10,9 @@
  * leader, or a leader that names the wrong remote leader, waits where the
  * deadlock detector finds the cycle.
  *
- * Not checked: the outcome after the call (no communicator of the group to
- * agree on).
+ * After the call, the outcome the same way: each member sends its outcome
+ * to its leader, the leaders exchange their group's (outcome.c) and send
+ * the verdict back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,17 @@
 #include "report.h"
 #include "skipped.h"
 #include "state.h"
+
+/* From the check before the call to the outcome after it (a blocking call:
+ * one per thread). */
+static __thread struct {
+    int active;         /* the check before the call found every argument in order */
+    int me, leader;     /* this process and the leader, ranks in the local group */
+    int32_t *lr;        /* the local group's world ranks */
+    int nl;
+    int peer_world;     /* the leader: the other leader's world rank */
+    int64_t lhash;
+} fg;
 
 static int32_t *group_ranks(MPI_Group g, int *n)
 {
@@ -146,6 +158,8 @@ static int leader_side(mc_call *c, const ic_msg *mine, const int32_t *lr, int nl
 
 void ic_from_groups_enter(mc_call *c)
 {
+    free(fg.lr);
+    memset(&fg, 0, sizeof fg);
     if (!mc_eng_on || mc_st.finalizing || mc_st.world_dup == MPI_COMM_NULL || c->invalid)
         return;
     MPI_Group lg = c->vals[0].group, rg = c->vals[2].group;
@@ -180,9 +194,51 @@ void ic_from_groups_enter(mc_call *c)
         }
     }
     free(text);
+    if (v == IC_V_OK) {     /* the same verdict at every member of both groups */
+        fg = (__typeof__(fg)){.active = 1, .me = me, .leader = ll, .lr = lr, .nl = nl,
+                              .peer_world = rr[rl], .lhash = ic_ranks_hash(lr, nl)};
+        lr = NULL;
+    }
     free(lr);
     free(rr);
     if (v == IC_V_MISMATCH)
         ic_after_mismatch(writer, "intercommunicator creation mismatch (MPI_Intercomm_create_from_groups "
                           "would hang; --abort-on-deadlock=no lets MPI go on)");
+}
+
+void ic_from_groups_leave(mc_call *c, int ok)
+{
+    if (!fg.active)
+        return;
+    fg.active = 0;
+    MPI_Comm nc = ok && c->vals[7].p ? *(const MPI_Comm *)c->vals[7].p : MPI_COMM_NULL;
+    ic_rec r;
+    ic_outcome_mine(&r, ok && nc != MPI_COMM_NULL, fg.lhash, nc);
+    int verdict = 0;
+    if (fg.me != fg.leader) {
+        ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_OUTCOME, .world = mc_st.world_rank, .out = r};
+        int leader = fg.lr[fg.leader];
+        ic_msg *got = ic_send(c, leader, &m, NULL, NULL) == 0 ? ic_receive(c, leader) : NULL;
+        if (got && got->stage == IC_STAGE_VERDICT)
+            verdict = got->verdict;
+        free(got);
+    } else {
+        for (int i = 0; i < fg.nl; i++) {
+            if (i == fg.me)
+                continue;
+            ic_msg *got = ic_receive(c, fg.lr[i]);
+            if (got && got->stage == IC_STAGE_OUTCOME)
+                ic_rec_merge(&r, &got->out);
+            free(got);
+        }
+        verdict = ic_outcome_leaders(c, &r, fg.peer_world);
+        ic_msg m = {.magic = IC_MAGIC, .stage = IC_STAGE_VERDICT, .world = mc_st.world_rank, .verdict = verdict};
+        for (int i = 0; i < fg.nl; i++)
+            if (i != fg.me)
+                ic_send(c, fg.lr[i], &m, NULL, NULL);
+    }
+    free(fg.lr);
+    fg.lr = NULL;
+    if (verdict)
+        c->new_comm_unsafe = 1;      /* no collective over it: not every process has it */
 }

@@ -37,7 +37,9 @@ static void leave(mc_call *c, int ok)
         ic_create_leave(c, ok);
     else if (c->fn == MC_FN_MPI_Comm_spawn || c->fn == MC_FN_MPI_Comm_spawn_multiple)
         ic_spawn_leave(c, ok);
-    else if (c->fn != MC_FN_MPI_Intercomm_create_from_groups)
+    else if (c->fn == MC_FN_MPI_Intercomm_create_from_groups)
+        ic_from_groups_leave(c, ok);
+    else
         ic_from_inter_leave(c, ok);
 }
 

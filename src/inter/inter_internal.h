@@ -93,11 +93,25 @@ int ic_shared_rank(const int32_t *a, int na, const int32_t *b, int nb);
  * (--abort-on-deadlock=yes), the others wait for that. */
 void ic_after_mismatch(int writer, const char *why);
 
+/* The outcome after MPI_Intercomm_create(_from_groups) (outcome.c):
+ * fields of its record. */
+enum { OUT_OK = 0, OUT_RHASH, OUT_LHASH, OUT_OKW, OUT_FAILW };
+/* World ranks of comm's group (or remote group), as ic_world_ranks. */
+int32_t *ic_comm_ranks(MPI_Comm comm, int remote, int *n);
+/* This process's outcome: got the intercommunicator nc (1) or an error;
+ * lhash: its local group's world ranks, hashed. */
+void ic_outcome_mine(ic_rec *r, int got, int64_t lhash, MPI_Comm nc);
+/* A leader with its group's record r: exchanges records with the other
+ * leader (world rank peer_world; -1: none reachable), reports a split or
+ * mismatched outcome (once, at the lower leader) and returns 1 then. */
+int ic_outcome_leaders(mc_call *c, const ic_rec *r, int peer_world);
+
 /* The modules's two halves. */
 void ic_create_enter(mc_call *c);
 void ic_create_leave(mc_call *c, int ok);
 void ic_merge_enter(mc_call *c);
 void ic_from_groups_enter(mc_call *c);
+void ic_from_groups_leave(mc_call *c, int ok);
 void ic_from_inter_leave(mc_call *c, int ok);
 void ic_spawn_enter(mc_call *c);
 void ic_spawn_leave(mc_call *c, int ok);
