@@ -34,4 +34,10 @@ void mc_check_leaks_at_finalize(void);
 /* module.c: all of the above as one module of core's list. */
 extern const mc_module mc_checks_module;
 
+/* mpi_errors.c: mpi-error, an error MPI raises under MPI_ERRORS_ARE_FATAL,
+ * reported before the job ends; a module of its own (it sees the error
+ * handler calls). Start: at MPI_Init, once the checker runs. */
+void mc_mpi_errors_start(void);
+extern const mc_module mc_mpi_errors_module;
+
 #endif

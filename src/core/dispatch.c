@@ -62,6 +62,8 @@ static int light_handles_ok(const mc_call *c)
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
 {
     mc_depth++;
+    c->outer = mc_cur_call;
+    mc_cur_call = c;
     c->fn = fn;
     c->desc = &mc_fn_table[fn];
     c->vals = vals;
@@ -113,5 +115,6 @@ void mc_call_leave(mc_call *c, int ok)
         mc_runtime_session_opened();
     if (c->req_before != c->req_inline)
         free(c->req_before);
+    mc_cur_call = (mc_call *)c->outer;
     mc_depth--;
 }

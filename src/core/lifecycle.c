@@ -17,6 +17,7 @@
 #include "stack.h"
 #include "typesig.h"
 #include "lifecycle.h"
+#include "checks.h"
 #include "inter.h"
 #include "modules.h"
 #include "runtime.h"
@@ -223,6 +224,7 @@ void mc_runtime_after_init(int provided)
     mc_st.phase = MC_PHASE_RUNNING;
     mc_eng_start();
     mc_inter_spawned_start();   /* the parent communicator's shadow, with checked parents */
+    mc_mpi_errors_start();      /* MPI's fatal errors reported before the job ends */
     mc_rank_exit_install();
     mc_board_open();
     if (mc_st.world_rank == 0 && !mc_st.spawned)

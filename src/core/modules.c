@@ -22,6 +22,7 @@
 
 const mc_module *const mc_modules[] = {
     &mc_checks_module,
+    &mc_mpi_errors_module,
     &mc_coll_module,
     &mc_track_module,
     &mc_inter_module,

@@ -48,8 +48,9 @@ static const struct {
         "The two groups of an intercommunicator make mismatched calls or pass "
         "incompatible arguments."},
     [MC_CLASS_INTERCOMM_NONUNIFORM] = {"intercomm-nonuniform",
-        "Ranks of one group of an intercommunicator pass different values for "
-        "an argument that must be the same on the whole group, such as root."},
+        "The creation of an intercommunicator, or of a communicator from one, "
+        "ended differently across its processes: some got the new communicator "
+        "and others an error, or they see its ranks in different orders."},
     [MC_CLASS_CALL_ORDER] = {"call-order",
         "MPI calls were made in an invalid order, such as before MPI_Init or "
         "after MPI_Finalize."},
@@ -61,6 +62,10 @@ static const struct {
         "Two buffers that MPI may use at the same time overlap, and at least "
         "one is written: a call's send and receive buffers, or the buffers of "
         "active operations."},
+    [MC_CLASS_MPI_ERROR] = {"mpi-error",
+        "The MPI library raised an error in a call whose error handler is "
+        "MPI_ERRORS_ARE_FATAL, and the job ends: the call, MPI's error string, "
+        "and what the checker found before it."},
 };
 
 const char *mc_class_name(mc_class cls)
@@ -143,6 +148,7 @@ static const mc_severity default_level[MC_CLASS_COUNT_] = {
     [MC_CLASS_CALL_ORDER] = MC_SEV_ERROR,
     [MC_CLASS_RANK_EXIT] = MC_SEV_ERROR,
     [MC_CLASS_BUFFER_OVERLAP] = MC_SEV_ERROR,
+    [MC_CLASS_MPI_ERROR] = MC_SEV_ERROR,
 };
 
 mc_severity mc_class_default_severity(mc_class cls)

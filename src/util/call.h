@@ -63,6 +63,7 @@ typedef struct {
     int dynamic_checked;        /* MPI_Comm_spawn(_multiple) and the children's parent communicator: every
                                  * process of both groups runs the checker and makes its shadow (inter/spawn.c) */
     uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
+    const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
 } mc_call;
 
 #define MC_ORIGIN_MAX_VALS 12
@@ -92,6 +93,9 @@ typedef struct {
  * initial-exec: the library is loaded at start-up (preloaded or linked), and
  * this makes the guard a single memory access instead of a function call. */
 extern __thread int mc_depth __attribute__((tls_model("initial-exec")));
+/* The call this thread is in (from its wrapper's enter to its leave), for
+ * what MPI reports from inside it (checks/mpi_errors.c); NULL outside MPI. */
+extern __thread mc_call *mc_cur_call __attribute__((tls_model("initial-exec")));
 /* 1 once the checker has turned itself off after an internal failure. */
 extern int mc_disabled;
 

@@ -15,4 +15,5 @@ mc_state mc_st = {.world_rank = -1, .world_size = -1, .last_fn = -1, .thread_lev
 pthread_mutex_t mc_table_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
+__thread mc_call *mc_cur_call __attribute__((tls_model("initial-exec")));
 int mc_disabled;
