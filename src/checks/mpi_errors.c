@@ -38,11 +38,15 @@ static void on_error(MPI_Comm *comm, int *code, ...)
         snprintf(what, sizeof what, "(MPI has no text for it)");
     mc_pcomm_name(*comm, cname, sizeof cname);
     mc_call *c = mc_cur_call;
+    char cause[300] = "", before[240];
+    int cls = mc_report_found_in(c, before, sizeof before);
+    if (cls >= 0)
+        snprintf(cause, sizeof cause, ". The checker found the cause first (%s): %s", mc_class_name(cls), before);
     const char *rule = "under MPI_ERRORS_ARE_FATAL, a communicator's error handler unless the program sets "
                        "another, MPI ends the job on any error (MPI-4.0 sec. 9.3)";
     if (c)
-        mc_report_call(MC_CLASS_MPI_ERROR, c, "MPI raised an error in %s on %s: %s (error code %d); %s",
-                       c->desc->name, cname, what, *code, rule);
+        mc_report_call(MC_CLASS_MPI_ERROR, c, "MPI raised an error in %s: %s (error code %d); %s%s",
+                       c->desc->name, what, *code, rule, cause);
     else
         mc_report_call(MC_CLASS_MPI_ERROR, NULL, "MPI raised an error on %s outside any MPI call the checker "
                        "saw: %s (error code %d); %s", cname, what, *code, rule);

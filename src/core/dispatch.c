@@ -63,6 +63,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
 {
     mc_depth++;
     c->outer = mc_cur_call;
+    c->seq = ++mc_call_seq;
     mc_cur_call = c;
     c->fn = fn;
     c->desc = &mc_fn_table[fn];

@@ -169,7 +169,14 @@ static void fill_from_call(mc_call_text *ct, const mc_call *c)
         pcs[0] = (uintptr_t)c->caller;
         n = 1;
     }
-    fill_call(ct, c->fn, c->vals, c->desc->nparams, pcs, n);
+    /* A finding made deeper inside the call (an error handler MPI runs):
+     * the frames before the program's call site are MPI's own. */
+    size_t from = 0;
+    while (c->caller && from < n && pcs[from] != (uintptr_t)c->caller)
+        from++;
+    if (from == n)
+        from = 0;
+    fill_call(ct, c->fn, c->vals, c->desc->nparams, pcs + from, n - from);
 }
 
 static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
@@ -261,12 +268,40 @@ static char *vformat(const char *prefix, const char *fmt, va_list ap)
 /* The one builder behind the public functions: the finding's calls are c's
  * (with the application's current stack) and then origin's (where an object
  * was made), whichever are given. Repeats of a call's finding are dropped. */
+/* The last finding this thread made about a call in flight, for what MPI
+ * reports from inside the same call (mc_report_found_in). */
+static __thread struct {
+    const mc_call *call;
+    uint64_t seq;
+    int cls;
+    char message[240];
+} last;
+
+static void remember(mc_class cls, const mc_call *c, const char *message)
+{
+    if (!c)
+        return;
+    last.call = c;
+    last.seq = c->seq;
+    last.cls = cls;
+    snprintf(last.message, sizeof last.message, "%s", message ? message : "");
+}
+
+int mc_report_found_in(const mc_call *c, char *message, size_t len)
+{
+    if (!c || last.call != c || last.seq != c->seq)
+        return -1;
+    snprintf(message, len, "%s", last.message);
+    return last.cls;
+}
+
 static void report(mc_class cls, const mc_call *c, const mc_origin *origin,
                    const char *prefix, const char *fmt, va_list ap)
 {
     mc_finding f = {0};
     f.cls = cls;
     f.message = vformat(prefix, fmt, ap);
+    remember(cls, c, f.message);
     if (c && f.message && seen_before(cls, c, f.message)) {
         free(f.message);
         return;
@@ -392,6 +427,7 @@ void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
     va_start(ap, fmt);
     f.message = vformat("", fmt, ap);
     va_end(ap);
+    remember(cls, c, f.message);
     int dup = 0;
     if (f.message) {
         mc_call key = {.fn = c ? c->fn : fn, .caller = c ? c->caller : caller};

@@ -35,6 +35,10 @@ void mc_report_flush(void);
 /* 1 once mc_report_abort_job has run on this rank. */
 int mc_report_aborting(void);
 
+/* The class of the last finding this thread reported about call c while c
+ * is in flight (its message, cut, into message), or -1: none. */
+int mc_report_found_in(const mc_call *c, char *message, size_t len);
+
 /* A finding about call c on this rank. fmt is the message. */
 void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

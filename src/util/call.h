@@ -64,6 +64,8 @@ typedef struct {
                                  * process of both groups runs the checker and makes its shadow (inter/spawn.c) */
     uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
     const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
+    uint64_t seq;               /* this thread's count of calls at its enter: tells apart calls that
+                                 * share a stack address */
 } mc_call;
 
 #define MC_ORIGIN_MAX_VALS 12
@@ -96,6 +98,7 @@ extern __thread int mc_depth __attribute__((tls_model("initial-exec")));
 /* The call this thread is in (from its wrapper's enter to its leave), for
  * what MPI reports from inside it (checks/mpi_errors.c); NULL outside MPI. */
 extern __thread mc_call *mc_cur_call __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t mc_call_seq __attribute__((tls_model("initial-exec")));
 /* 1 once the checker has turned itself off after an internal failure. */
 extern int mc_disabled;
 

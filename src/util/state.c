@@ -16,4 +16,5 @@ pthread_mutex_t mc_table_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 __thread int mc_depth __attribute__((tls_model("initial-exec")));
 __thread mc_call *mc_cur_call __attribute__((tls_model("initial-exec")));
+__thread uint64_t mc_call_seq __attribute__((tls_model("initial-exec")));
 int mc_disabled;
