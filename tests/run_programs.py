@@ -9,14 +9,16 @@ Usage:
 Every tests/programs/*.c starts with a header line
 
   /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
-     [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r] */
+     [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r]
+     [CAUSE: tag|source|communicator] */
 
 (on one line). RANKS, only with EXPECT <class>, lists world ranks separated
 by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
 cannot make (unchecked-communicator, collective-handshake, checker-memory;
 separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
-INJECT: outcome-fail@r runs the program with
+CAUSE: a deadlock finding's message must name that likely cause ("a tag
+mismatch?"). INJECT: outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -95,7 +97,8 @@ OPENMPI_ENV = {
 HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
-KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT"}
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE"}
+CAUSES = {"tag", "source", "communicator"}
 INJECT_RE = re.compile(r"^outcome-fail@([0-9]+)$")
 SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory"}
 RANKS_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
@@ -177,8 +180,13 @@ def parse_header(path):
         if not m:
             raise HeaderError("INJECT must be outcome-fail@<world rank>, not %r" % inject)
         inject = {"MPICHECK_INTERNAL_TEST_OUTCOME_FAIL": m.group(1)}
+    cause = fields.get("CAUSE")
+    if cause is not None and (cause not in CAUSES or expect == "OK"):
+        raise HeaderError("CAUSE must be one of %s, with EXPECT <class>, not %r"
+                          % (", ".join(sorted(CAUSES)), cause))
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
-            "flavor": flavor, "ranks": ranks, "skipped": skipped or [], "inject": inject or {}}
+            "flavor": flavor, "ranks": ranks, "skipped": skipped or [], "inject": inject or {},
+            "cause": cause}
 
 
 def matches(name, patterns):
@@ -394,6 +402,11 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
                                        expect, ",".join(map(str, hdr["ranks"])),
                                        "; ".join(",".join(map(str, r)) or "none"
                                                  for r in sets)))
+            if hdr.get("cause") and not any(
+                    f.get("class") == expect and ("a %s mismatch?" % hdr["cause"]) in (f.get("message") or "")
+                    for f in findings):
+                reasons.append("no %s finding names the likely cause 'a %s mismatch?' (CAUSE)"
+                               % (expect, hdr["cause"]))
             want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
                                             for f in findings) else 0
             if rc != want_rc and rc not in (124, -9, 137):

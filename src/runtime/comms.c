@@ -506,6 +506,23 @@ void mc_pcomms_copies_wait(void)
     }
 }
 
+int mc_pcomm_try_ready(mc_pcomm *pc)
+{
+    if (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL) {
+        int flag = 0;
+        if (PMPI_Test(&pc->shadow_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return 0;
+    }
+    if (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req == MPI_REQUEST_NULL)
+        settle(pc);
+    return pc->shadow_state == MC_SHADOW_READY;
+}
+
+mc_pcomm *mc_pcomms_all(void)
+{
+    return pcomms;
+}
+
 void mc_pcomms_drain_lost(void)
 {
     for (mc_pcomm *pc = pcomms; pc; pc = pc->all_next)

@@ -46,6 +46,7 @@ static void node_clear(node *n)
     free(n->clause_key);
     free(n->started);
     free(n->details);
+    free(n->hint);
     memset(n, 0, sizeof *n);
 }
 
@@ -76,6 +77,9 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
     p += h.nstarted * 8;
     if (h.details_len > 0)
         n->details = mc_strndup(p, (size_t)h.details_len);
+    p += h.details_len > 0 ? h.details_len : 0;
+    if (h.hint_len > 0 && p + h.hint_len <= buf + len)
+        n->hint = mc_strndup(p, (size_t)h.hint_len);
     if ((h.nclauses > 0 && (!n->clause_len || !n->clause_key)) || (h.nranks > 0 && !n->ranks)
         || (h.nstarted > 0 && !n->started)) {
         /* Part of the answer could not be kept (the checker's memory ran
@@ -84,7 +88,7 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
         n->state = 2;
         n->h = h;
         n->h.unknown = 1;
-        n->h.nclauses = n->h.nranks = n->h.nstarted = n->h.details_len = 0;
+        n->h.nclauses = n->h.nranks = n->h.nstarted = n->h.details_len = n->h.hint_len = 0;
     }
 }
 

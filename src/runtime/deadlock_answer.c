@@ -129,7 +129,7 @@ static void answer(int id, int to, int details)
 {
     reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, mc_dl_w.blocked, mc_dl_w.epoch, 0, 0, 0, 0, 0, 0, 0, 0};
     mc_waitfor w = {0};
-    char *text = NULL;
+    char *text = NULL, hint[512] = "";
     uint64_t started[STARTED_MAX];
     /* Started: the handshakes under way, and the nonblocking collectives
      * whose handshake ended but whose request this rank still holds. Only
@@ -159,10 +159,13 @@ static void answer(int id, int to, int details)
                 mc_call_wire(mc_dl_w.call, text, DETAILS_MAX);
                 h.details_len = (int32_t)strlen(text) + 1;
             }
+            mc_dl_near_miss(mc_dl_w.call, hint, sizeof hint);
+            if (hint[0])
+                h.hint_len = (int32_t)strlen(hint) + 1;
         }
     }
     size_t len = sizeof h + (size_t)h.nclauses * 12 + (size_t)h.nranks * 4 + (size_t)h.nstarted * 8
-                 + (size_t)h.details_len;
+                 + (size_t)h.details_len + (size_t)h.hint_len;
     char *buf = mc_malloc(len);
     if (buf) {
         char *p = buf;
@@ -175,7 +178,8 @@ static void answer(int id, int to, int details)
             memcpy(p, &k, 8);
         }
         if (h.nstarted) { memcpy(p, started, (size_t)h.nstarted * 8); p += h.nstarted * 8; }
-        if (h.details_len) memcpy(p, text, (size_t)h.details_len);
+        if (h.details_len) { memcpy(p, text, (size_t)h.details_len); p += h.details_len; }
+        if (h.hint_len) memcpy(p, hint, (size_t)h.hint_len);
         mc_dl_send_bytes(buf, (int)len, to, TAG_REPLY);
         free(buf);
     }

@@ -22,7 +22,7 @@
 typedef struct {
     uint32_t magic;
     int32_t id, rank, blocked, epoch, relaxable, in_finalize, unknown, nclauses, nranks, details_len;
-    int32_t nstarted, pad_;
+    int32_t nstarted, hint_len;     /* hint: near misses of its receive (near_miss.c), after details */
 } reply_hdr;
 
 typedef struct {
@@ -31,6 +31,7 @@ typedef struct {
     int *clause_len, *ranks;
     uint64_t *clause_key, *started;
     char *details;
+    char *hint;
 } node;
 
 /* This rank's wait while it is blocked in the engine (deadlock_answer.c). */
@@ -49,6 +50,12 @@ extern int mc_dl_stale_replies; /* a detection ended with ranks still to answer 
 double mc_dl_now(void);
 /* Sends bytes to a rank on the checker's world copy without waiting. */
 void mc_dl_send_bytes(const void *data, int len, int dest, int tag);
+
+/* For a deadlock report (near_miss.c): messages that came close to matching
+ * the receive c waits in, but differ in tag, source or communicator (the
+ * envelopes no receive took, on the checker's shadows), as one sentence
+ * into out ("" when none). */
+void mc_dl_near_miss(const mc_call *c, char *out, size_t len);
 
 /* The answers as the verdict's graph (waitgraph.c); the arrays are borrowed. */
 mc_wg_node *mc_dl_graph_of(node *nodes);

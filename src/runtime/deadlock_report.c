@@ -2,8 +2,9 @@
  * deadlock_report.c - the one finding for a deadlock the detector
  * (deadlock.c) proved: the cycle in order ("rank 0 in MPI_Recv (ring.c:12)
  * waits for rank 1; ..."), each rank's call, arguments and stack, the sends
- * MPI buffered for a potential deadlock, and the wait-for graph as DOT for
- * --graph.
+ * MPI buffered for a potential deadlock, the near misses the blocked
+ * receivers saw (near_miss.c) as the likely cause, and the wait-for graph as
+ * DOT for --graph.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
     mc_call_text *calls = mc_calloc((size_t)n, sizeof *calls);
     char *msg = mc_calloc(1, 8192);
     char buffered[1024] = "";   /* potential: the sends MPI buffered */
+    char causes[1200] = "";     /* near misses the blocked receivers saw (near_miss.c) */
     size_t k = 0;
     int *order = mc_malloc((size_t)p * sizeof *order);
     int norder = order ? cycle_order(nodes, released, leader, order) : 0;
@@ -227,6 +229,10 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         int r = order[oi];
         mc_call_unwire(again[r].details, r, &calls[k]);
         describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
+        if (again[r].hint && again[r].hint[0]) {
+            size_t len = strlen(causes);
+            snprintf(causes + len, sizeof causes - len, "%sat rank %d, %s", len ? "; " : "", r, again[r].hint);
+        }
         if (potential && nodes[r].h.relaxable) {
             const mc_call_text *ct = &calls[k];
             int line = 0;
@@ -284,7 +290,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         else
             mc_report_with(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k,
                            "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
-                           "released: %s", n, msg);
+                           "released: %s%s%s", n, msg, causes[0] ? ". Likely cause: " : "", causes);
     } else {
         free(calls);
     }

@@ -142,6 +142,11 @@ void mc_pcomm_name(MPI_Comm comm, char *buf, size_t len);
 int mc_pcomms_start(void);
 void mc_pcomms_copies_wait(void);
 void mc_pcomms_drain_lost(void);
+/* Whether pc's shadow is ready, taking a copy that has ended without
+ * waiting for one that has not; engine lock held. */
+int mc_pcomm_try_ready(mc_pcomm *pc);
+/* The first of every record (then all_next); engine lock held. */
+mc_pcomm *mc_pcomms_all(void);
 
 /* The order of the checker's nonblocking collectives on a communicator
  * while an MPI_Comm_idup of it that the checker started runs

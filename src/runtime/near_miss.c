@@ -1,0 +1,86 @@
+/*
+ * near_miss.c - the likely cause of a deadlock: many deadlocks are a send
+ * and a receive that nearly match. A rank blocked in a receive looks, when
+ * the detector asks for its details, at the envelopes no receive took on
+ * the checker's shadows (MPI_Iprobe: nothing is taken): one from the rank
+ * it waits for with another tag, one with its tag from another rank, or
+ * one from that rank with its tag on another communicator. The deadlock
+ * report quotes what it finds ("rank 0 sent a message with tag 1 on
+ * MPI_COMM_WORLD, and this receive waits for tag 2 from it: a tag
+ * mismatch?").
+ *
+ * Only receives whose call names the source, tag and communicator
+ * (MPI_Recv, MPI_Probe, MPI_Mprobe, MPI_Sendrecv ...): a wait on a
+ * request does not say here what the request receives.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "deadlock_internal.h"
+#include "state.h"
+
+static int param_of(const mc_call *c, int role)
+{
+    for (int i = 0; i < c->desc->nparams; i++)
+        if (c->desc->params[i].role == role)
+            return i;
+    return -1;
+}
+
+/* Whether an envelope no receive took waits on pc's shadow from source
+ * (or any) with tag (or any); its source and tag in *st. */
+static int pending(mc_pcomm *pc, int source, int tag, MPI_Status *st)
+{
+    int flag = 0;
+    /* A communicator this rank has not used yet may still hold its copy. */
+    if (pc->shadow_state != MC_SHADOW_READY && !mc_pcomm_try_ready(pc))
+        return 0;
+    if (pc->shadow == MPI_COMM_NULL)
+        return 0;
+    if (PMPI_Iprobe(source, tag, pc->shadow, &flag, st) != MPI_SUCCESS)
+        return 0;
+    return flag;
+}
+
+void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!c || !c->vals)
+        return;
+    int is = param_of(c, MC_ROLE_SOURCE), it = param_of(c, MC_ROLE_RTAG), ic = param_of(c, MC_ROLE_COMM);
+    if (is < 0 || it < 0 || ic < 0)
+        return;
+    int src = c->vals[is].i, tag = c->vals[it].i;
+    MPI_Comm comm = c->vals[ic].comm;
+    mc_pcomm *pc = NULL;
+    for (mc_pcomm *p = mc_pcomms_all(); p && !pc; p = p->all_next)
+        if (p->comm == comm)
+            pc = p;
+    if (!pc || src == MPI_PROC_NULL)
+        return;
+    char cname[64], other[64];
+    mc_pcomm_name(comm, cname, sizeof cname);
+    MPI_Status st;
+    if (src != MPI_ANY_SOURCE && tag != MPI_ANY_TAG && pending(pc, src, MPI_ANY_TAG, &st)) {
+        snprintf(out, len, "rank %d sent a message with tag %d on %s that no receive took, and this "
+                 "receive waits for tag %d from it: a tag mismatch?", src, st.MPI_TAG, cname, tag);
+        return;
+    }
+    if (src != MPI_ANY_SOURCE && pending(pc, MPI_ANY_SOURCE, tag, &st)) {
+        snprintf(out, len, "rank %d sent a message with tag %d on %s that no receive took, and this "
+                 "receive waits for rank %d: a source mismatch?", st.MPI_SOURCE, st.MPI_TAG, cname, src);
+        return;
+    }
+    /* The same sender, by world rank, on another communicator. */
+    int want = src == MPI_ANY_SOURCE ? -1 : mc_pcomm_world_rank(pc, src);
+    for (mc_pcomm *p = mc_pcomms_all(); p; p = p->all_next) {
+        if (p == pc || !pending(p, MPI_ANY_SOURCE, tag, &st))
+            continue;
+        int w = mc_pcomm_world_rank(p, st.MPI_SOURCE);
+        if (w < 0 || (want >= 0 && w != want))
+            continue;
+        mc_pcomm_name(p->comm, other, sizeof other);
+        snprintf(out, len, "world rank %d sent a message with tag %d on %s that no receive took, and this "
+                 "receive waits on %s: a communicator mismatch?", w, st.MPI_TAG, other, cname);
+        return;
+    }
+}
