@@ -230,10 +230,12 @@ void mc_runtime_after_init(int provided)
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
     /* Several threads of a rank may wait at once: "this rank is blocked"
-     * no longer means anything, so the deadlock detector is off. Said once,
-     * so a clean report is not read as "no deadlock possible". */
+     * then means nothing, so the deadlock detector runs only while the
+     * program has no thread besides its main one (core/threads.c). Said
+     * once, so a clean report is not read as "no deadlock possible". */
     if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
-        fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: deadlock and "
-                        "potential-deadlock detection are off (other checks run)\n");
+        fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: deadlock detection "
+                        "runs only while a rank has no thread besides its main one, and potential-deadlock "
+                        "detection is off (other checks run)\n");
 }
 

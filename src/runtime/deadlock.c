@@ -300,8 +300,7 @@ static int detect_counter;
 int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
 {
     (void)describe;
-    if (mc_st.thread_level == MPI_THREAD_MULTIPLE || mc_st.world_dup == MPI_COMM_NULL
-        || !mc_dl_w.ready)
+    if (!mc_dl_one_thread() || mc_st.world_dup == MPI_COMM_NULL || !mc_dl_w.ready || !mc_dl_w.blocked)
         return 0;
     static int reported;
     if (reported)

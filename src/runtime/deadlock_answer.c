@@ -48,11 +48,17 @@ int mc_dl_site_relaxed(const void *site)
 }
 
 
+int mc_dl_one_thread(void)
+{
+    return mc_st.thread_level != MPI_THREAD_MULTIPLE || __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) == 0;
+}
+
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
-    /* One wait per process is described; with several threads waiting the
-     * detector stays off (mc_dl_detect), and so does this. */
-    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
+    /* One wait per process is described; with several threads of the
+     * program (core/threads.c) the detector stays off (mc_dl_detect), and
+     * so does this. */
+    if (!mc_dl_one_thread())
         return;
     mc_dl_w.ready = ready;
     mc_dl_w.call = c;
@@ -78,7 +84,9 @@ void mc_dl_relax_here(mc_call *c)
 
 void mc_dl_clear_waiting(void)
 {
-    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
+    /* Set only while the program has one thread: with more, nothing to
+     * clear, and several threads would write here at once. */
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE && !mc_dl_w.blocked)
         return;
     mc_dl_w.blocked = 0;
     mc_dl_w.epoch++;

@@ -48,6 +48,9 @@ extern int mc_dl_gathering;     /* replies belong to a running detection */
 extern int mc_dl_stale_replies; /* a detection ended with ranks still to answer */
 
 double mc_dl_now(void);
+/* Whether this rank's waits can be judged: not MPI_THREAD_MULTIPLE, or no
+ * thread of the program besides the main one (core/threads.c). */
+int mc_dl_one_thread(void);
 /* Sends bytes to a rank on the checker's world copy without waiting. */
 void mc_dl_send_bytes(const void *data, int len, int dest, int tag);
 

@@ -23,6 +23,8 @@ typedef struct {
     int world_rank;         /* from the launcher's environment before MPI_Init */
     int world_size;
     int thread_level;       /* provided level; MPI_THREAD_MULTIPLE makes tables lock */
+    int app_threads;        /* threads the program started (outside MPI calls) still alive,
+                             * besides its main thread (core/threads.c; atomic) */
     int tag_ub;             /* MPI_TAG_UB of MPI_COMM_WORLD */
     mc_config cfg;
     int cfg_ok;             /* 0: the MPICHECK_* environment was bad */

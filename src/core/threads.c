@@ -1,0 +1,77 @@
+/*
+ * threads.c - which threads are the program's. pthread_create is wrapped:
+ * a thread started outside every MPI call, by a thread of the program, is
+ * the program's and is counted while it lives (mc_st.app_threads); one
+ * started inside an MPI call (the library's progress threads, PMIx's,
+ * libevent's), or by such a thread, is the library's and is not.
+ *
+ * Why: under MPI_THREAD_MULTIPLE the deadlock detector may only call a
+ * rank blocked when no other thread of the program could still make the
+ * call that releases it. With no thread besides the main one, the rank is
+ * as single-threaded as under MPI_THREAD_SINGLE, whatever level it asked
+ * for (mpi4py asks for MPI_THREAD_MULTIPLE by default). Threads a library
+ * starts outside MPI (an OpenMP or BLAS pool) count as the program's: the
+ * detector stays off there, never wrong.
+ */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include "dispatch.h"
+#include "skipped.h"
+#include "state.h"
+
+static __thread int library_thread;     /* started inside an MPI call, or by such a thread */
+
+typedef struct {
+    void *(*fn)(void *);
+    void *arg;
+    int library;
+} start_block;
+
+static void thread_ended(void *unused)
+{
+    (void)unused;
+    __atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+}
+
+static void *start(void *p)
+{
+    start_block b = *(start_block *)p;
+    free(p);
+    library_thread = b.library;
+    if (b.library)
+        return b.fn(b.arg);
+    void *ret;
+    pthread_cleanup_push(thread_ended, NULL);
+    ret = b.fn(b.arg);
+    pthread_cleanup_pop(1);
+    return ret;
+}
+
+MC_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+    if (!real)
+        return EAGAIN;
+    start_block *b = mc_malloc(sizeof *b);
+    if (!b) {   /* the thread is not followed: counted as the program's for good */
+        __atomic_add_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+        return real(thread, attr, fn, arg);
+    }
+    b->fn = fn;
+    b->arg = arg;
+    b->library = library_thread || mc_depth > 0;
+    if (!b->library)
+        __atomic_add_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+    int rc = real(thread, attr, start, b);
+    if (rc != 0) {
+        if (!b->library)
+            __atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+        free(b);
+    }
+    return rc;
+}
