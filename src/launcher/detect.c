@@ -301,6 +301,44 @@ static int ldd_flavor(const char *path, mc_mpi_flavor *flavor, char *libname,
     return 0;
 }
 
+/* A Python interpreter with mpi4py: the MPI its extension module links
+ * (importing the mpi4py package starts no MPI). UNKNOWN when it is not
+ * one, or has no mpi4py. */
+static mc_mpi_flavor mpi4py_flavor(const char *prog_path, const char *prog_name)
+{
+    const char *base = strrchr(prog_name, '/') ? strrchr(prog_name, '/') + 1 : prog_name;
+    if (!starts_with(base, "python"))
+        return MC_MPI_UNKNOWN;
+    char *quoted = shell_quote(prog_path);
+    if (quoted == NULL)
+        return MC_MPI_UNKNOWN;
+    size_t clen = strlen(quoted) + 256;
+    char *cmd = malloc(clen);
+    if (cmd == NULL) {
+        free(quoted);
+        return MC_MPI_UNKNOWN;
+    }
+    snprintf(cmd, clen, "LD_PRELOAD= %s -c 'import glob, os, mpi4py; "
+             "print(*glob.glob(os.path.join(os.path.dirname(mpi4py.__file__), \"MPI*.so\")), sep=\"\\n\")' "
+             "2>/dev/null", quoted);
+    free(quoted);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (p == NULL)
+        return MC_MPI_UNKNOWN;
+    char line[PATH_MAX];
+    mc_mpi_flavor f = MC_MPI_UNKNOWN;
+    while (f == MC_MPI_UNKNOWN && fgets(line, sizeof line, p) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        char lib[256], err[256];
+        int is_static;
+        if (line[0] && ldd_flavor(line, &f, lib, sizeof lib, &is_static, err, sizeof err) != 0)
+            f = MC_MPI_UNKNOWN;
+    }
+    pclose(p);
+    return f;
+}
+
 mc_mpi_flavor mc_launcher_flavor(const char *cmd, const char *path_env)
 {
     if (cmd == NULL)
@@ -365,10 +403,14 @@ int mc_detect_flavor(const char *prog_path, const char *prog_name,
         *out = requested;
         return 0;
     }
+    if (f == MC_MPI_UNKNOWN && !is_static && (f = mpi4py_flavor(prog_path, prog_name)) != MC_MPI_UNKNOWN) {
+        *out = f;       /* python3 with mpi4py: the MPI its module links */
+        return 0;
+    }
     if (f == MC_MPI_UNKNOWN) {
         snprintf(err, errlen, "'%s' is not an MPI program: it links neither Open MPI's "
                  "libmpi nor MPICH's libmpich%s (for an interpreter that loads MPI at run "
-                 "time, such as python3 with mpi4py, pass --mpi)", prog_name,
+                 "time, pass --mpi; python3 with mpi4py is recognized)", prog_name,
                  is_static ? " (it is statically linked; the checker needs a "
                              "dynamically linked MPI)" : "");
         return -1;
