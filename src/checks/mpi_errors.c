@@ -81,16 +81,18 @@ void mc_mpi_errors_start(void)
 
 static int claims(int fn)
 {
-    return fn == MC_FN_MPI_Comm_set_errhandler || fn == MC_FN_MPI_Comm_get_errhandler;
+    return fn == MC_FN_MPI_Comm_set_errhandler || fn == MC_FN_MPI_Comm_get_errhandler
+           || fn == MC_FN_MPI_Errhandler_set || fn == MC_FN_MPI_Errhandler_get;   /* MPI-1's names */
 }
 
 static void leave(mc_call *c, int ok)
 {
     if (!ok || fatal_handler == MPI_ERRHANDLER_NULL)
         return;
-    if (c->fn == MC_FN_MPI_Comm_set_errhandler && c->vals[1].eh == MPI_ERRORS_ARE_FATAL) {
+    int set = c->fn == MC_FN_MPI_Comm_set_errhandler || c->fn == MC_FN_MPI_Errhandler_set;
+    if (set && c->vals[1].eh == MPI_ERRORS_ARE_FATAL) {
         PMPI_Comm_set_errhandler(c->vals[0].comm, fatal_handler);
-    } else if (c->fn == MC_FN_MPI_Comm_get_errhandler) {
+    } else if (!set) {
         MPI_Errhandler *out = (MPI_Errhandler *)c->vals[1].p;
         if (out && *out == fatal_handler) {
             PMPI_Errhandler_free(out);      /* the reference the call gave */
