@@ -17,8 +17,8 @@ by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
 cannot make (unchecked-communicator, collective-handshake, checker-memory;
 separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
-CAUSE: a deadlock finding's message must name that likely cause ("a tag
-mismatch?"). INJECT: outcome-fail@r runs the program with
+CAUSE: a finding of the EXPECT class must name that likely cause ("a tag
+mismatch?") in its message and in its JSON "cause". INJECT: outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -402,11 +402,12 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
                                        expect, ",".join(map(str, hdr["ranks"])),
                                        "; ".join(",".join(map(str, r)) or "none"
                                                  for r in sets)))
-            if hdr.get("cause") and not any(
-                    f.get("class") == expect and ("a %s mismatch?" % hdr["cause"]) in (f.get("message") or "")
-                    for f in findings):
-                reasons.append("no %s finding names the likely cause 'a %s mismatch?' (CAUSE)"
-                               % (expect, hdr["cause"]))
+            want_cause = "a %s mismatch?" % hdr["cause"] if hdr.get("cause") else None
+            if want_cause and not any(
+                    f.get("class") == expect and want_cause in (f.get("message") or "")
+                    and want_cause in (f.get("cause") or "") for f in findings):
+                reasons.append("no %s finding names the likely cause '%s' in its message and its "
+                               "\"cause\" (CAUSE)" % (expect, want_cause))
             want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
                                             for f in findings) else 0
             if rc != want_rc and rc not in (124, -9, 137):

@@ -109,6 +109,7 @@ void mc_finding_clear(mc_finding *f)
     if (f == NULL)
         return;
     free(f->message);
+    free(f->cause);
     free(f->ranks);
     /* Readers allocate arrays zeroed and set their counts up front (see
      * mc_finding_from_json in part.c), so a half-built finding frees too. */

@@ -86,6 +86,7 @@ typedef struct {
     size_t nranks;
     mc_call_text *calls;
     size_t ncalls;
+    char *cause;        /* the likely cause in one sentence (a deadlock's near miss), or NULL */
 } mc_finding;
 
 /* Frees everything a finding owns (strings, arrays), not the struct itself. */

@@ -147,6 +147,10 @@ int mc_finding_json_fill(json_t *obj, const mc_finding *f)
                         "severity", mc_json_str(mc_severity_name(f->severity)),
                         "message", mc_json_str(f->message ? f->message : ""),
                         "ranks", ranks, "calls", calls);
+    if (members && f->cause && json_object_set_new(members, "cause", mc_json_str(f->cause))) {
+        json_decref(members);
+        members = NULL;
+    }
     /* update appends in members' (insertion) order */
     rc = members ? json_object_update(obj, members) : -1;
     json_decref(members);
@@ -404,6 +408,9 @@ static int finding_from_json(const json_t *obj, mc_finding *out)
     if (!json_is_string(json_object_get(obj, "message")) ||
         get_str(obj, "message", &out->message) ||
         get_array(obj, "ranks", &ranks) || get_array(obj, "calls", &calls))
+        return -1;
+    const json_t *cause = json_object_get(obj, "cause");
+    if (json_is_string(cause) && !(out->cause = mc_strdup(json_string_value(cause))))
         return -1;
     out->nranks = ranks ? json_array_size(ranks) : 0;
     if (out->nranks && !(out->ranks = mc_calloc(out->nranks, sizeof *out->ranks)))

@@ -418,15 +418,12 @@ void mc_report_close(void)
     pthread_mutex_unlock(&report_lock);
 }
 
-void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
-                    mc_call_text *others, size_t nothers, const char *fmt, ...)
+static void report_with(mc_class cls, const mc_call *c, int fn, const void *caller, mc_call_text *others,
+                        size_t nothers, const char *cause, const char *fmt, va_list ap)
 {
     mc_finding f = {0};
     f.cls = cls;
-    va_list ap;
-    va_start(ap, fmt);
     f.message = vformat("", fmt, ap);
-    va_end(ap);
     remember(cls, c, f.message);
     int dup = 0;
     if (f.message) {
@@ -449,7 +446,26 @@ void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
         fill_from_call(&f.calls[f.ncalls++], c);
     for (size_t i = 0; i < nothers; i++)
         f.calls[f.ncalls++] = others[i];
+    f.cause = cause && *cause ? mc_strdup(cause) : NULL;
     emit(&f);
+}
+
+void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
+                    mc_call_text *others, size_t nothers, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_with(cls, c, fn, caller, others, nothers, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void mc_report_with_cause(mc_class cls, const mc_call *c, int fn, const void *caller,
+                          mc_call_text *others, size_t nothers, const char *cause, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_with(cls, c, fn, caller, others, nothers, cause, fmt, ap);
+    va_end(ap);
 }
 
 void mc_report_fill_call(mc_call_text *ct, const mc_call *c)

@@ -68,6 +68,10 @@ void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ..
 void mc_report_with(mc_class cls, const mc_call *c, int fn, const void *caller,
                     mc_call_text *others, size_t nothers, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+/* The same with the finding's likely cause (its JSON "cause"; NULL or "": none). */
+void mc_report_with_cause(mc_class cls, const mc_call *c, int fn, const void *caller,
+                          mc_call_text *others, size_t nothers, const char *cause, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
 /* Ends the job after a finding that would otherwise hang it (deadlock,
  * collective mismatch): flushes this rank's part file, says why on stderr,
  * gives the launcher's output forwarding a moment to pass on what this rank

@@ -288,9 +288,9 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
                            "it needs is elsewhere), and %d ranks (numbered in MPI_COMM_WORLD) wait for each "
                            "other forever: %s", icreate, n, msg);
         else
-            mc_report_with(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k,
-                           "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can never be "
-                           "released: %s%s%s", n, msg, causes[0] ? ". Likely cause: " : "", causes);
+            mc_report_with_cause(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k, causes,
+                                 "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can "
+                                 "never be released: %s%s%s", n, msg, causes[0] ? ". Likely cause: " : "", causes);
     } else {
         free(calls);
     }

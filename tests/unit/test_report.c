@@ -491,7 +491,19 @@ START_TEST(text_format)
     mc_finding_clear(&back);
     json_decref(o);
     c->job[0] = 0;
+    /* a likely cause travels as its own member */
+    f.cause = xstrdup("a tag mismatch?");
     o = mc_finding_to_json(&f);
+    ck_assert_str_eq(json_string_value(JGET(o, "cause")), "a tag mismatch?");
+    memset(&back, 0, sizeof back);
+    ck_assert_int_eq(mc_finding_from_json(o, &back), 0);
+    ck_assert_str_eq(back.cause, "a tag mismatch?");
+    mc_finding_clear(&back);
+    json_decref(o);
+    free(f.cause);
+    f.cause = NULL;
+    o = mc_finding_to_json(&f);
+    ck_assert_ptr_null(JGET(o, "cause"));
     ck_assert_ptr_null(JGET(json_array_get(JGET(o, "calls"), 0), "job"));   /* the first job: no member */
     json_decref(o);
     /* without main in sight: at most 12 frames; unknown everything */

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     mc_finding findings[] = {
         {MC_CLASS_DEADLOCK, MC_SEV_ERROR,
          "ranks 0 and 1 both wait in MPI_Send for a matching \"MPI_Recv\"\nsecond line",
-         ranks_a, 2, calls_a, 2},
+         ranks_a, 2, calls_a, 2, "at rank 1, rank 0 sent a message with tag 1: a tag mismatch?"},
         {MC_CLASS_REQUEST_FREE_ACTIVE, MC_SEV_WARNING, "request freed while active \xe2\x86\x92 !",
          ranks_b, 1, calls_b, 1},
         {MC_CLASS_CALL_ORDER, MC_SEV_ERROR, "MPI call before MPI_Init", ranks_c, 2,
