@@ -61,6 +61,11 @@ mc_prec *mc_prec_find(MPI_Request user)
 
 /* The instances of the nonblocking collectives whose requests this rank
  * still holds: it started them, whether or not their handshake ended. */
+mc_prec *mc_prec_live(void)
+{
+    return live;
+}
+
 int mc_prec_coll_keys(uint64_t *out, int max)
 {
     int n = 0;

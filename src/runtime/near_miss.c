@@ -9,9 +9,10 @@
  * MPI_COMM_WORLD, and this receive waits for tag 2 from it: a tag
  * mismatch?").
  *
- * Only receives whose call names the source, tag and communicator
- * (MPI_Recv, MPI_Probe, MPI_Mprobe, MPI_Sendrecv ...): a wait on a
- * request does not say here what the request receives.
+ * A receive whose call names the source, tag and communicator (MPI_Recv,
+ * MPI_Probe, MPI_Sendrecv ...) is looked at; for a wait on requests
+ * (MPI_Wait of an MPI_Irecv ...), every receive the rank posted whose
+ * envelope has not come.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,34 +42,27 @@ static int pending(mc_pcomm *pc, int source, int tag, MPI_Status *st)
     return flag;
 }
 
-void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
+/* The near miss of one receive: (comm, src, tag) as the program gave them. */
+static int near_miss_for(MPI_Comm comm, int src, int tag, char *out, size_t len)
 {
-    out[0] = 0;
-    if (!c || !c->vals)
-        return;
-    int is = param_of(c, MC_ROLE_SOURCE), it = param_of(c, MC_ROLE_RTAG), ic = param_of(c, MC_ROLE_COMM);
-    if (is < 0 || it < 0 || ic < 0)
-        return;
-    int src = c->vals[is].i, tag = c->vals[it].i;
-    MPI_Comm comm = c->vals[ic].comm;
     mc_pcomm *pc = NULL;
     for (mc_pcomm *p = mc_pcomms_all(); p && !pc; p = p->all_next)
         if (p->comm == comm)
             pc = p;
     if (!pc || src == MPI_PROC_NULL)
-        return;
+        return 0;
     char cname[64], other[64];
     mc_pcomm_name(comm, cname, sizeof cname);
     MPI_Status st;
     if (src != MPI_ANY_SOURCE && tag != MPI_ANY_TAG && pending(pc, src, MPI_ANY_TAG, &st)) {
         snprintf(out, len, "rank %d sent a message with tag %d on %s that no receive took, and this "
                  "receive waits for tag %d from it: a tag mismatch?", src, st.MPI_TAG, cname, tag);
-        return;
+        return 1;
     }
     if (src != MPI_ANY_SOURCE && pending(pc, MPI_ANY_SOURCE, tag, &st)) {
         snprintf(out, len, "rank %d sent a message with tag %d on %s that no receive took, and this "
                  "receive waits for rank %d: a source mismatch?", st.MPI_SOURCE, st.MPI_TAG, cname, src);
-        return;
+        return 1;
     }
     /* The same sender, by world rank, on another communicator. */
     int want = src == MPI_ANY_SOURCE ? -1 : mc_pcomm_world_rank(pc, src);
@@ -81,6 +75,29 @@ void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
         mc_pcomm_name(p->comm, other, sizeof other);
         snprintf(out, len, "world rank %d sent a message with tag %d on %s that no receive took, and this "
                  "receive waits on %s: a communicator mismatch?", w, st.MPI_TAG, other, cname);
+        return 1;
+    }
+    return 0;
+}
+
+void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!c || !c->vals)
         return;
+    int is = param_of(c, MC_ROLE_SOURCE), it = param_of(c, MC_ROLE_RTAG), ic = param_of(c, MC_ROLE_COMM);
+    if (is >= 0 && it >= 0 && ic >= 0) {
+        near_miss_for(c->vals[ic].comm, c->vals[is].i, c->vals[it].i, out, len);
+        return;
+    }
+    /* A wait on requests (MPI_Wait of an MPI_Irecv, ...): the receives this
+     * rank has posted whose envelope has not come. */
+    int looked = 0;
+    for (mc_prec *p = mc_prec_live(); p && looked < 64; p = p->live_next) {
+        if (p->kind != MC_PR_RECV || !p->active || p->checked)
+            continue;
+        looked++;
+        if (near_miss_for(p->comm, p->peer, p->tag, out, len))
+            return;
     }
 }

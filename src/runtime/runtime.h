@@ -225,6 +225,7 @@ typedef struct mc_prec {
 
 mc_prec *mc_prec_find(MPI_Request user);
 int mc_prec_coll_keys(uint64_t *out, int max);       /* keys of held collective requests; may exceed max */
+mc_prec *mc_prec_live(void);                        /* the first live record (then live_next); engine lock */
 mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
 void mc_prec_free(mc_prec *p);                      /* one not in the table (never inserted, dropped, orphan done) */
 /* Enters p in the request table under the user's handle, made by call c. */
