@@ -10,12 +10,15 @@
  * inherit it), and so does every communicator the program gives
  * MPI_ERRORS_ARE_FATAL with MPI_Comm_set_errhandler. The handler runs
  * inside the failing call (mc_cur_call), reports it with MPI's error
- * string, and aborts the job with MPI_Abort on that communicator, which is
+ * string, and aborts the job (MPI_Abort), which is
  * what MPI_ERRORS_ARE_FATAL does (MPI-4.0 sec. 9.3). MPI_Comm_get_errhandler
  * hands the program MPI_ERRORS_ARE_FATAL back instead of the checker's
  * handler, so the program sees what it set.
  *
- * Not covered: windows and files (their handlers are left alone), errors
+ * Windows the same way: each new window whose handler is
+ * MPI_ERRORS_ARE_FATAL (the default) gets the checker's window handler.
+ *
+ * Not covered: files (their default is MPI_ERRORS_RETURN), errors
  * returned to a program that chose MPI_ERRORS_RETURN (handling them is its
  * right: MPI's I/O, ports and spawn report environment failures that way),
  * and MPI_ERRORS_ABORT.
@@ -28,29 +31,57 @@
 #include "runtime.h"
 #include "state.h"
 
-static MPI_Errhandler fatal_handler = MPI_ERRHANDLER_NULL;
+static MPI_Errhandler fatal_handler = MPI_ERRHANDLER_NULL;     /* communicators' */
+static MPI_Errhandler win_handler = MPI_ERRHANDLER_NULL;       /* windows' */
 
-static void on_error(MPI_Comm *comm, int *code, ...)
+/* MPI raised error *code in the current call (on a communicator or a
+ * window): report it, then end the job as MPI_ERRORS_ARE_FATAL would. */
+static void report_and_abort(int code)
 {
-    char what[MPI_MAX_ERROR_STRING + 1] = "", cname[64];
+    char what[MPI_MAX_ERROR_STRING + 1] = "";
     int len = 0;
-    if (PMPI_Error_string(*code, what, &len) != MPI_SUCCESS)
+    if (PMPI_Error_string(code, what, &len) != MPI_SUCCESS)
         snprintf(what, sizeof what, "(MPI has no text for it)");
-    mc_pcomm_name(*comm, cname, sizeof cname);
     mc_call *c = mc_cur_call;
     char cause[300] = "", before[240];
     int cls = mc_report_found_in(c, before, sizeof before);
     if (cls >= 0)
         snprintf(cause, sizeof cause, ". The checker found the cause first (%s): %s", mc_class_name(cls), before);
-    const char *rule = "under MPI_ERRORS_ARE_FATAL, a communicator's error handler unless the program sets "
-                       "another, MPI ends the job on any error (MPI-4.0 sec. 9.3)";
+    const char *rule = "under MPI_ERRORS_ARE_FATAL, the error handler of communicators and windows unless "
+                       "the program sets another, MPI ends the job on any error (MPI-4.0 sec. 9.3)";
     if (c)
         mc_report_call(MC_CLASS_MPI_ERROR, c, "MPI raised an error in %s: %s (error code %d); %s%s",
-                       c->desc->name, what, *code, rule, cause);
+                       c->desc->name, what, code, rule, cause);
     else
-        mc_report_call(MC_CLASS_MPI_ERROR, NULL, "MPI raised an error on %s outside any MPI call the checker "
-                       "saw: %s (error code %d); %s", cname, what, *code, rule);
+        mc_report_call(MC_CLASS_MPI_ERROR, NULL, "MPI raised an error outside any MPI call the checker saw: "
+                       "%s (error code %d); %s", what, code, rule);
     mc_report_abort_job("error MPI raised (MPI_ERRORS_ARE_FATAL)");
+}
+
+static void on_error(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    report_and_abort(*code);
+}
+
+static void on_win_error(MPI_Win *win, int *code, ...)
+{
+    (void)win;
+    report_and_abort(*code);
+}
+
+/* The same for a window (their default handler is MPI_ERRORS_ARE_FATAL). */
+static void take_over_win(MPI_Win win)
+{
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    if (win_handler == MPI_ERRHANDLER_NULL || win == MPI_WIN_NULL
+        || PMPI_Win_get_errhandler(win, &eh) != MPI_SUCCESS)
+        return;
+    int fatal = eh == MPI_ERRORS_ARE_FATAL;
+    if (eh != MPI_ERRHANDLER_NULL && eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN)
+        PMPI_Errhandler_free(&eh);
+    if (fatal)
+        PMPI_Win_set_errhandler(win, win_handler);
 }
 
 /* Puts the checker's handler on comm if the handler it has is
@@ -75,6 +106,8 @@ void mc_mpi_errors_start(void)
         fatal_handler = MPI_ERRHANDLER_NULL;
         return;
     }
+    if (PMPI_Win_create_errhandler(on_win_error, &win_handler) != MPI_SUCCESS)
+        win_handler = MPI_ERRHANDLER_NULL;
     take_over(MPI_COMM_WORLD);
     take_over(MPI_COMM_SELF);
 }
@@ -82,19 +115,34 @@ void mc_mpi_errors_start(void)
 static int claims(int fn)
 {
     return fn == MC_FN_MPI_Comm_set_errhandler || fn == MC_FN_MPI_Comm_get_errhandler
-           || fn == MC_FN_MPI_Errhandler_set || fn == MC_FN_MPI_Errhandler_get;   /* MPI-1's names */
+           || fn == MC_FN_MPI_Errhandler_set || fn == MC_FN_MPI_Errhandler_get     /* MPI-1's names */
+           || fn == MC_FN_MPI_Win_set_errhandler || fn == MC_FN_MPI_Win_get_errhandler;
 }
 
 static void leave(mc_call *c, int ok)
 {
     if (!ok || fatal_handler == MPI_ERRHANDLER_NULL)
         return;
-    int set = c->fn == MC_FN_MPI_Comm_set_errhandler || c->fn == MC_FN_MPI_Errhandler_set;
+    if (c->desc->role_mask & MC_ROLE_BIT(MC_ROLE_WIN_OUT)) {     /* a new window */
+        for (int i = 0; i < c->desc->nparams; i++)
+            if (c->desc->params[i].role == MC_ROLE_WIN_OUT && c->vals[i].p)
+                take_over_win(*(const MPI_Win *)c->vals[i].p);
+        return;
+    }
+    int win = c->fn == MC_FN_MPI_Win_set_errhandler || c->fn == MC_FN_MPI_Win_get_errhandler;
+    int set = c->fn == MC_FN_MPI_Comm_set_errhandler || c->fn == MC_FN_MPI_Errhandler_set
+              || c->fn == MC_FN_MPI_Win_set_errhandler;
+    MPI_Errhandler ours = win ? win_handler : fatal_handler;
+    if (ours == MPI_ERRHANDLER_NULL)
+        return;
     if (set && c->vals[1].eh == MPI_ERRORS_ARE_FATAL) {
-        PMPI_Comm_set_errhandler(c->vals[0].comm, fatal_handler);
+        if (win)
+            PMPI_Win_set_errhandler(c->vals[0].win, ours);
+        else
+            PMPI_Comm_set_errhandler(c->vals[0].comm, ours);
     } else if (!set) {
         MPI_Errhandler *out = (MPI_Errhandler *)c->vals[1].p;
-        if (out && *out == fatal_handler) {
+        if (out && *out == ours) {
             PMPI_Errhandler_free(out);      /* the reference the call gave */
             *out = MPI_ERRORS_ARE_FATAL;
         }
@@ -107,5 +155,6 @@ const mc_module mc_mpi_errors_module = {
     .name = "mpi-errors",
     .engine = 1,
     .claims = claims,
+    .leave_roles = MC_ROLE_BIT(MC_ROLE_WIN_OUT),
     .leave = leave,
 };
