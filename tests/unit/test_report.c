@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "writers.h"
-#include "finding_json.h"
 #include "skipped.h"
 
 static const char *const names[MC_CLASS_COUNT_] = {
@@ -476,36 +475,6 @@ START_TEST(text_format)
                         "mpicheck:     at ?? (/usr/lib/libfoo.so @ 0x7f00000a0)\n"
                         "mpicheck:     at main (prog.c:30)\n");
     free(s);
-    /* a spawned process: its job named in the text, kept through a part line */
-    snprintf(c->job, sizeof c->job, "spawn 0.1");
-    s = mc_finding_format_text(&f, 0);
-    ck_assert_ptr_nonnull(strstr(s, "mpicheck:   rank 1 of spawn 0.1: MPI_Send(count=-1, buf=0x1)\n"));
-    free(s);
-    json_t *o = mc_finding_to_json(&f);
-    ck_assert_ptr_nonnull(o);
-    ck_assert_str_eq(json_string_value(JGET(json_array_get(JGET(o, "calls"), 0), "job")), "spawn 0.1");
-    mc_finding back;
-    memset(&back, 0, sizeof back);
-    ck_assert_int_eq(mc_finding_from_json(o, &back), 0);
-    ck_assert_str_eq(back.calls[0].job, "spawn 0.1");
-    mc_finding_clear(&back);
-    json_decref(o);
-    c->job[0] = 0;
-    /* a likely cause travels as its own member */
-    f.cause = xstrdup("a tag mismatch?");
-    o = mc_finding_to_json(&f);
-    ck_assert_str_eq(json_string_value(JGET(o, "cause")), "a tag mismatch?");
-    memset(&back, 0, sizeof back);
-    ck_assert_int_eq(mc_finding_from_json(o, &back), 0);
-    ck_assert_str_eq(back.cause, "a tag mismatch?");
-    mc_finding_clear(&back);
-    json_decref(o);
-    free(f.cause);
-    f.cause = NULL;
-    o = mc_finding_to_json(&f);
-    ck_assert_ptr_null(JGET(o, "cause"));
-    ck_assert_ptr_null(JGET(json_array_get(JGET(o, "calls"), 0), "job"));   /* the first job: no member */
-    json_decref(o);
     /* without main in sight: at most 12 frames; unknown everything */
     free(c->stack[2].function);
     c->stack[2].function = xstrdup("not_main");
