@@ -19,14 +19,25 @@
 #include <stdlib.h>
 #include <mpi.h>
 #include "dispatch.h"
+#include "rank_board.h"
 #include "skipped.h"
 
 /* MPI_Keyval_create is deprecated, and wrapping it means calling it. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-/* Runs user code with the guard down, restoring it afterwards. */
-#define USER_CODE_BEGIN() int saved_depth_ = mc_depth; mc_depth = 0
-#define USER_CODE_END() mc_depth = saved_depth_
+/* Runs user code with the guard down, restoring it afterwards. Meanwhile
+ * the thread is in no MPI call as far as the calls it makes and its board
+ * slot are concerned: a hang is never read into a callback that computes. */
+#define USER_CODE_BEGIN()                                                    \
+    int saved_depth_ = mc_depth;                                             \
+    mc_call *saved_call_ = mc_cur_call;                                      \
+    mc_depth = 0;                                                            \
+    mc_cur_call = NULL;                                                      \
+    mc_board_back_in(MC_BOARD_USER_CODE)
+#define USER_CODE_END()                                                      \
+    mc_depth = saved_depth_;                                                 \
+    mc_cur_call = saved_call_;                                               \
+    mc_board_back_in(saved_call_ ? saved_call_->fn : MC_BOARD_OUTSIDE)
 
 typedef struct {
     void (*copy)(void);     /* the user's functions, cast back before calling */

@@ -9,6 +9,7 @@
 #include "runtime.h"      /* mc_eng_on, mc_eng_before_block */
 #include "lifecycle.h"
 #include "modules.h"
+#include "rank_board.h"
 
 /* Light calls read a communicator or datatype handle and do nothing else
  * the checker follows: no message, no collective, no object made or freed
@@ -80,6 +81,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     /* Several threads may be in MPI at once: the last one to enter wins. */
     __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);
     __atomic_store_n(&mc_st.last_caller, caller, __ATOMIC_RELAXED);
+    mc_board_enter(fn);     /* the launcher's view of where this thread is (hangs) */
     if (fn == MC_FN_MPI_Abort)
         mc_st.aborting = 1;
     if (!mc_checking() || fn == MC_FN_MPI_Init || fn == MC_FN_MPI_Init_thread) {
@@ -117,5 +119,6 @@ void mc_call_leave(mc_call *c, int ok)
     if (c->req_before != c->req_inline)
         free(c->req_before);
     mc_cur_call = (mc_call *)c->outer;
+    mc_board_back_in(c->outer ? ((const mc_call *)c->outer)->fn : MC_BOARD_OUTSIDE);
     mc_depth--;
 }

@@ -24,6 +24,7 @@
 #include "modules.h"
 #include "report.h"
 #include "lifecycle.h"
+#include "rank_board.h"
 #include "writers.h"
 
 static int ended;
@@ -152,6 +153,7 @@ void mc_runtime_after_finalize(void)
 {
     /* MPI is gone: nothing may render handles through it any more. */
     mc_st.phase = MC_PHASE_FINALIZED;
+    mc_board_state(MC_BOARD_FINALIZED);
     end_of_run();
     mc_report_flush();
 }

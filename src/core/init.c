@@ -18,6 +18,8 @@ MC_EXPORT int MPI_Init(int *argc, char ***argv)
     v[0].p = argc;
     v[1].p = argv;
     int first = mc_st.phase == MC_PHASE_PREINIT;
+    if (first)
+        mc_runtime_before_init();
     mc_call_enter(&c, MC_FN_MPI_Init, v, __builtin_return_address(0));
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS && first)
@@ -37,6 +39,8 @@ MC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
     v[2].i = required;
     v[3].p = provided;
     int first = mc_st.phase == MC_PHASE_PREINIT;
+    if (first)
+        mc_runtime_before_init();
     mc_call_enter(&c, MC_FN_MPI_Init_thread, v, __builtin_return_address(0));
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS && first)

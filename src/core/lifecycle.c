@@ -21,7 +21,7 @@
 #include "inter.h"
 #include "modules.h"
 #include "runtime.h"
-#include "wait_board.h"
+#include "rank_board.h"
 #include "writers.h"
 
 
@@ -42,6 +42,28 @@ static int rank_from_env(void)
             return r;
     }
     return -1;
+}
+
+/* The same for the size of MPI_COMM_WORLD (-1: not told). */
+static int size_from_env(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        int n;
+        if (v && mc_parse_int(v, &n) == 0 && n > 0)
+            return n;
+    }
+    return -1;
+}
+
+/* At MPI_Init's entry: the board opens now, so that the launcher sees a
+ * rank that hangs inside MPI_Init (rank_board.h). A spawned process knows
+ * its job's label from the variable its parents set. */
+void mc_runtime_before_init(void)
+{
+    if (mc_st.cfg_ok)
+        mc_board_open(mc_inter_parent_label(), size_from_env());
 }
 
 /* Programs that a rank starts with system() or popen() (a shell, grep, a
@@ -226,7 +248,8 @@ void mc_runtime_after_init(int provided)
     mc_inter_spawned_start();   /* the parent communicator's shadow, with checked parents */
     mc_mpi_errors_start();      /* MPI's fatal errors reported before the job ends */
     mc_rank_exit_install();
-    mc_board_open();
+    mc_board_open(mc_st.job, mc_st.world_size);     /* when the rank was not known at MPI_Init's entry */
+    mc_board_state(MC_BOARD_RUNNING);
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
     /* Several threads of a rank may wait at once: "this rank is blocked"

@@ -10,6 +10,8 @@
 
 /* Called by MPI_Init/MPI_Init_thread once the real call succeeded. */
 void mc_runtime_after_init(int provided);
+/* At the entry of the first MPI_Init or MPI_Init_thread. */
+void mc_runtime_before_init(void);
 
 /* Called by MPI_Finalize before the real call: end-of-run checks, reports. */
 void mc_runtime_before_finalize(void);

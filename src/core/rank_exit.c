@@ -20,6 +20,7 @@
 #include "stack.h"
 #include "lifecycle.h"
 #include "wait_board.h"
+#include "rank_board.h"
 
 #define WAITERS_MAX 32
 
@@ -109,6 +110,7 @@ static void report(const char *how)
 
 static void on_exit_check(void)
 {
+    mc_board_state(MC_BOARD_EXITED);
     if (ending_badly())
         report("ended without calling MPI_Finalize (exit(), or a return from main)");
 }

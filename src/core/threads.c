@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "dispatch.h"
+#include "rank_board.h"
 #include "skipped.h"
 #include "state.h"
 
@@ -43,7 +44,8 @@ typedef struct {
 static void thread_ended(void *unused)
 {
     (void)unused;
-    __atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+    mc_board_thread_ended();
+    mc_board_app_threads(__atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED));
 }
 
 static void *start(void *p)
@@ -69,18 +71,18 @@ MC_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void
         return EAGAIN;
     start_block *b = mc_malloc(sizeof *b);
     if (!b) {   /* the thread is not followed: counted as the program's for good */
-        __atomic_add_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+        mc_board_app_threads(__atomic_add_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED));
         return real(thread, attr, fn, arg);
     }
     b->fn = fn;
     b->arg = arg;
     b->library = library_thread || mc_depth > 0;
     if (!b->library)
-        __atomic_add_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+        mc_board_app_threads(__atomic_add_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED));
     int rc = real(thread, attr, start, b);
     if (rc != 0) {
         if (!b->library)
-            __atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED);
+            mc_board_app_threads(__atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED));
         free(b);
     }
     return rc;

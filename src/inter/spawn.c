@@ -37,6 +37,7 @@
 #include "inter.h"
 #include "inter_internal.h"
 #include "objects.h"
+#include "rank_board.h"
 #include "skipped.h"
 #include "state.h"
 
@@ -54,6 +55,7 @@ static __thread struct {
     int count;
     char **cmds;        /* the root's rewritten commands and argument lists */
     char ***argvs;
+    char label[80];     /* the children's job label (the root's) */
 } sp;
 
 static void free_args(void)
@@ -178,8 +180,8 @@ static int build_args(mc_call *c)
     /* The children's label in reports: this root's world rank and its
      * how-manieth spawn, after its own job's label ("spawn 0.1/1.2"). */
     static int spawns;
-    char label[80];
-    snprintf(label, sizeof label, "%.47s%s%d.%d", mc_st.job[0] ? mc_st.job : "spawn ", mc_st.job[0] ? "/" : "",
+    char *label = sp.label;
+    snprintf(label, sizeof sp.label, "%.47s%s%d.%d", mc_st.job[0] ? mc_st.job : "spawn ", mc_st.job[0] ? "/" : "",
              mc_st.world_rank, ++spawns);
     for (int i = 0; i < count; i++) {
         const char *cmd;
@@ -231,6 +233,10 @@ void ic_spawn_enter(mc_call *c)
     }
     sp.active = 1;
     sp.wrapped = wrapped;
+    /* The launcher's hang watch leaves the parents alone while the
+     * children's job is not all there: they may compute before MPI_Init. */
+    if (rank == root && wrapped)
+        mc_board_spawning(sp.label);
 }
 
 int mc_inter_spawn_args(char ***commands, char ****argvs)
@@ -250,6 +256,7 @@ void ic_spawn_leave(mc_call *c, int ok)
      * make the shadow at their MPI_Init. */
     if (sp.active && sp.wrapped)
         c->dynamic_checked = 1;
+    mc_board_spawning(NULL);
     free_args();
     memset(&sp, 0, sizeof sp);
 }

@@ -21,7 +21,7 @@
 /* Our value-taking options, in --help order. */
 static const char *const value_opts[] = {
     "timeout", "mode", "report", "sarif", "mpi", "launcher",
-    "error-exitcode", "abort-on-deadlock", "check-buffers", "graph",
+    "error-exitcode", "abort-on-deadlock", "check-buffers", "graph", "hang-timeout",
 };
 #define NVALUE_OPTS (sizeof value_opts / sizeof value_opts[0])
 
@@ -222,6 +222,10 @@ void mc_args_usage(FILE *out)
 "  --graph=FILE              MPICHECK_GRAPH              default: none\n"
 "      write a deadlock's wait-for graph to FILE (Graphviz DOT), and FILE.svg when\n"
 "      graphviz's dot is installed\n"
+"  --hang-timeout=S|off      MPICHECK_HANG_TIMEOUT       default 6 x --timeout\n"
+"      when every rank has been inside an MPI call (or has ended) for S seconds with\n"
+"      no progress, report each rank's call and stack as a hang and end the job\n"
+"      (unless --abort-on-deadlock=no); off: never\n"
 "  -h, --help                this text\n"
 "  --version                 print the version\n"
 "  --                        end of mpicheck's options\n"

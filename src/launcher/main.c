@@ -24,6 +24,7 @@
 #include "command.h"
 #include "config.h"
 #include "detect.h"
+#include "hang.h"
 #include "run.h"
 #include "writers.h"
 
@@ -310,7 +311,9 @@ int main(int argc, char **argv)
         goto out;
     }
     int wstatus = 0;
+    mc_hang_watch_start(dir, mc_config_hang_timeout(&a.cfg), a.cfg.abort_on_deadlock, color, mc_run_stop_job);
     int started = mc_run_job(&cmd, &wstatus) == 0;
+    mc_hang_watch_stop();
     mc_command_clear(&cmd);
     if (started) {
         int job_code = mc_status_exit_code(wstatus);

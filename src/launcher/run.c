@@ -59,6 +59,20 @@ static void grace_expired(int sig)
     escalate = 1;
 }
 
+void mc_run_stop_job(void)
+{
+    pid_t pgid = (pid_t)job_pgid;
+    if (pgid <= 0)
+        return;
+    kill(-pgid, SIGTERM);
+    kill(-pgid, SIGCONT);
+    /* The same grace as for a forwarded signal; then the whole job is
+     * killed (wait_launcher). The alarm goes to the main thread: the hang
+     * watch blocks every signal. */
+    if (++nforwarded == 1)
+        alarm(MC_SIGNAL_GRACE_S);
+}
+
 int mc_run_forwarded_signal(void)
 {
     return first_signal;

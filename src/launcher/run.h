@@ -13,6 +13,10 @@
  * or -1 when it could not be started (message printed). */
 int mc_run_job(const mc_command *cmd, int *wstatus);
 
+/* Ends the running job as a forwarded SIGTERM would (the hang watch, from
+ * its own thread), without counting as a signal the user sent. */
+void mc_run_stop_job(void);
+
 /* The first signal forwarded to the job by the last mc_run_job, or 0. */
 int mc_run_forwarded_signal(void);
 

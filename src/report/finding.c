@@ -66,6 +66,10 @@ static const struct {
         "The MPI library raised an error in a call whose error handler is "
         "MPI_ERRORS_ARE_FATAL, and the job ends: the call, MPI's error string, "
         "and what the checker found before it."},
+    [MC_CLASS_HANG] = {"hang",
+        "The job hung: every rank was inside an MPI call or had ended, and "
+        "no rank made progress for --hang-timeout seconds; each rank's call "
+        "and stack are shown and the job is ended."},
 };
 
 const char *mc_class_name(mc_class cls)
@@ -150,6 +154,7 @@ static const mc_severity default_level[MC_CLASS_COUNT_] = {
     [MC_CLASS_RANK_EXIT] = MC_SEV_ERROR,
     [MC_CLASS_BUFFER_OVERLAP] = MC_SEV_ERROR,
     [MC_CLASS_MPI_ERROR] = MC_SEV_ERROR,
+    [MC_CLASS_HANG] = MC_SEV_ERROR,
 };
 
 mc_severity mc_class_default_severity(mc_class cls)

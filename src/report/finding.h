@@ -34,6 +34,7 @@ typedef enum {
     MC_CLASS_RANK_EXIT,
     MC_CLASS_BUFFER_OVERLAP,
     MC_CLASS_MPI_ERROR,
+    MC_CLASS_HANG,
     MC_CLASS_COUNT_ /* number of classes; not a class */
 } mc_class;
 

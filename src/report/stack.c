@@ -136,6 +136,42 @@ __attribute__((noinline)) size_t mc_stack_capture(uintptr_t *pcs, size_t max)
     return n;
 }
 
+/* noinline for the same reason. The stack of a signal handler that
+ * interrupted a wrapper: [handler and ours] [the signal frame, MPI's own
+ * frames] [the wrapper] [the program]. Only the program's frames are
+ * kept: the first run of the checker's frames after MPI's marks where it
+ * starts. */
+__attribute__((noinline)) size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max)
+{
+    void *raw[RAW_MAX];
+    size_t n = 0;
+    if (max == 0 || pcs == NULL)
+        return 0;
+    if (!__atomic_load_n(&self_known, __ATOMIC_ACQUIRE))
+        return 0;       /* no pthread_once from a signal handler */
+    uintptr_t lo = __atomic_load_n(&self_lo, __ATOMIC_RELAXED);
+    uintptr_t hi = __atomic_load_n(&self_hi, __ATOMIC_RELAXED);
+#ifdef MC_STACK_EXECINFO
+    int got = backtrace(raw, RAW_MAX);
+#else
+    int got = unw_backtrace(raw, RAW_MAX);
+#endif
+    int part = 0;       /* 0 handler, 1 MPI, 2 wrapper, 3 program */
+    for (int i = 0; i < got && n < max; i++) {
+        uintptr_t pc = (uintptr_t)raw[i];
+        int ours = pc >= lo && pc < hi;
+        if (part == 0 && !ours)
+            part = 1;
+        else if (part == 1 && ours)
+            part = 2;
+        else if (part == 2 && !ours)
+            part = 3;
+        if (part == 3 && pc && !ours)
+            pcs[n++] = pc;
+    }
+    return n;
+}
+
 /* One Dwfl for the process: building it reads /proc/self/maps and opens
  * every ELF lazily, far too slow per report. libdwfl is not thread-safe. */
 static Dwfl *dwfl;
@@ -156,30 +192,6 @@ static int dwfl_rereport(Dwfl *d)
     if (dwfl_report_end(d, NULL, NULL) != 0)
         return -1;
     return rc;
-}
-
-static void resolve_one(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
-{
-    /* pc is a return address: pc - 1 is inside the call instruction, which
-     * matters when the call is the last instruction of a function or line. */
-    Dwarf_Addr a = pc - 1;
-    int line = 0;
-
-    const char *path =
-        dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-    if (path)
-        f->module = mc_strdup(path);
-    const char *fn = dwfl_module_addrname(mod, a);
-    if (fn) /* "__libc_start_main@@GLIBC_2.34": the version is noise here */
-        f->function = mc_strndup(fn, strcspn(fn, "@"));
-    Dwfl_Line *l = dwfl_module_getsrc(mod, a); /* NULL without debug info */
-    if (l) {
-        const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-        if (file) {
-            f->file = mc_strdup(file);
-            f->line = line;
-        }
-    }
 }
 
 void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out)
@@ -210,7 +222,7 @@ void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out)
             mod = dwfl_addrmodule(dwfl, pcs[i] - 1);
         }
         if (mod)
-            resolve_one(mod, pcs[i], &out[i]);
+            mc_frame_resolve(mod, pcs[i], &out[i]);
     }
     pthread_mutex_unlock(&dwfl_lock);
 }

@@ -20,11 +20,27 @@
  * to be called from a wrapper; never calls MPI. */
 size_t mc_stack_capture(uintptr_t *pcs, size_t max);
 
+/* The same from a signal handler that interrupted this thread inside an
+ * MPI call: only the program's frames (outward of the wrapper), none of
+ * the handler's, the signal frame's or MPI's. 0 before the first capture
+ * of the process (nothing is computed from a handler). */
+size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max);
+
 /* Resolves return addresses to frames (function, file, line, module) with
  * libdw. Each pc is a return address: the call instruction is looked up.
  * Frames are written to out[0..n-1]; strings are malloc'd (free with
  * mc_frames_free). Unresolvable fields stay NULL / 0, the pc is always set. */
 void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out);
+
+/* The same for the stack of another process (pid), in its own mappings
+ * (/proc/<pid>/maps): the launcher resolves the stacks a hung job's ranks
+ * wrote into their boards (board_layout.h) while they still run. */
+void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out);
+
+/* One frame at return address pc in libdwfl's module mod (a Dwfl_Module;
+ * both resolvers above use it). */
+struct Dwfl_Module;
+void mc_frame_resolve(struct Dwfl_Module *mod, uintptr_t pc, mc_frame *f);
 
 /* Frees the strings of n frames (not the array). */
 void mc_frames_free(mc_frame *frames, size_t n);

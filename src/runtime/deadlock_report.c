@@ -15,6 +15,7 @@
 #include "report.h"
 #include "stack.h"
 #include "state.h"
+#include "rank_board.h"
 
 /* The base name and line of where a call was made (finding.h,
  * mc_call_site), NULL when unknown. */
@@ -291,6 +292,8 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
             mc_report_with_cause(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k, causes,
                                  "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can "
                                  "never be released: %s%s%s", n, msg, causes[0] ? ". Likely cause: " : "", causes);
+        if (!potential)
+            mc_board_deadlock_reported();   /* the launcher's hang watch: already said */
     } else {
         free(calls);
     }

@@ -13,6 +13,7 @@
 #include "runtime_internal.h"
 #include "skipped.h"
 #include "wait_board.h"
+#include "rank_board.h"
 #include "objects.h"
 #include "report.h"
 #include "state.h"
@@ -107,6 +108,7 @@ mc_prec *mc_prec_alloc(void)
 
 void mc_prec_free(mc_prec *p)
 {
+    mc_board_progress();    /* an operation ended: the rank moves (hang watch) */
     if (p->type_owned)
         PMPI_Type_free(&p->type);
     free(p->blocks);

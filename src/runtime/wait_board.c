@@ -1,6 +1,6 @@
 /*
- * wait_board.c - each rank's current wait, in a small shared file of the
- * part directory ("wait.<rank>"), so that a rank that crashes or exits
+ * wait_board.c - each rank's current wait, on its board (rank_board.c:
+ * a small shared file of the part directory, "wait.<rank>"), so that a rank that crashes or exits
  * without MPI_Finalize can say who was waiting for it.
  *
  * RATIONALE: when a rank dies, both Open MPI's mpirun and MPICH's Hydra
@@ -13,10 +13,10 @@
  * so waiters on other nodes are not named.
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "fn_table.h"
 #include "skipped.h"
@@ -24,60 +24,24 @@
 #include "runtime_internal.h"        /* call sites as (module, offset): mc_site_encode */
 #include "state.h"
 #include "wait_board.h"
-
-#define BOARD_MAGIC 0x4d43574bu
-#define BOARD_RANKS 64
-
-typedef struct {
-    uint32_t magic;
-    int32_t waiting;        /* written last when a wait starts, first when it ends */
-    int32_t fn, nranks, all, pad_;
-    uint64_t mod, off;      /* call site, portable across processes (site.c) */
-    int32_t ranks[BOARD_RANKS];
-} board;
-
-
-static board *mine;
-
-static void board_path(char *buf, size_t cap, int rank)
-{
-    snprintf(buf, cap, "%s/wait.%d", mc_st.part_dir, rank);
-}
-
-void mc_board_open(void)
-{
-    if (!mc_st.part_dir || mc_st.spawned || mine)
-        return;
-    char path[4096];
-    board_path(path, sizeof path, mc_st.world_rank);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return;
-    if (ftruncate(fd, sizeof(board)) == 0) {
-        void *p = mmap(NULL, sizeof(board), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (p != MAP_FAILED) {
-            mine = p;
-            mine->magic = BOARD_MAGIC;
-        }
-    }
-    close(fd);
-}
+#include "rank_board.h"
 
 int mc_board_active(void)
 {
     /* One board per process: with several threads waiting at once it
      * would say nothing true (the deadlock detector is off there too). */
-    return mine && mc_st.thread_level != MPI_THREAD_MULTIPLE;
+    return mc_board_page_mine() && mc_st.thread_level != MPI_THREAD_MULTIPLE;
 }
 
 void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all)
 {
     if (!mc_board_active())
         return;
+    mc_board_wait *mine = &mc_board_page_mine()->wait;
     __atomic_store_n(&mine->waiting, 0, __ATOMIC_RELEASE);
     mine->fn = fn;
     mc_site_encode(caller, &mine->mod, &mine->off);
-    if (nranks > BOARD_RANKS) {
+    if (nranks > MC_BOARD_RANKS) {
         all = 1;
         nranks = 0;
     }
@@ -90,29 +54,37 @@ void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int 
 
 void mc_board_clear(void)
 {
+    mc_board_page *mine = mc_board_page_mine();
     if (mine)
-        __atomic_store_n(&mine->waiting, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&mine->wait.waiting, 0, __ATOMIC_RELEASE);
 }
 
-static int read_board(int rank, board *b)
+static void board_path(char *buf, size_t cap, int rank)
+{
+    snprintf(buf, cap, "%s/wait.%d", mc_st.part_dir, rank);
+}
+
+static int read_board(int rank, mc_board_wait *b)
 {
     char path[4096];
+    uint32_t magic = 0;
     board_path(path, sizeof path, rank);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    ssize_t n = read(fd, b, sizeof *b);
+    int ok = pread(fd, &magic, sizeof magic, 0) == (ssize_t)sizeof magic && magic == MC_BOARD_MAGIC
+             && pread(fd, b, sizeof *b, offsetof(mc_board_page, wait)) == (ssize_t)sizeof *b;
     close(fd);
-    return n == (ssize_t)sizeof *b && b->magic == BOARD_MAGIC ? 0 : -1;
+    return ok ? 0 : -1;
 }
 
-static int waits_for(const board *b, int dead)
+static int waits_for(const mc_board_wait *b, int dead)
 {
     if (!b->waiting)
         return 0;
     if (b->all)
         return 1;
-    for (int i = 0; i < b->nranks && i < BOARD_RANKS; i++)
+    for (int i = 0; i < b->nranks && i < MC_BOARD_RANKS; i++)
         if (b->ranks[i] == dead)
             return 1;
     return 0;
@@ -124,14 +96,16 @@ int mc_board_waiters(int dead, mc_call_text *out, int max)
         return 0;
     int n = 0;
     for (int r = 0; r < mc_st.world_size && n < max; r++) {
-        board b;
+        mc_board_wait b;
         if (r == dead || read_board(r, &b) != 0 || !waits_for(&b, dead))
             continue;
+        int fn = b.fn;
+        uint64_t mod = b.mod, off = b.off;
         mc_call_text *ct = &out[n++];
         memset(ct, 0, sizeof *ct);
         ct->rank = r;
-        ct->call = mc_strdup(b.fn >= 0 && b.fn < MC_FN_COUNT_ ? mc_fn_table[b.fn].name : "(an MPI call)");
-        uintptr_t pc = mc_site_decode(b.mod, b.off);
+        ct->call = mc_strdup(fn >= 0 && fn < MC_FN_COUNT_ ? mc_fn_table[fn].name : "(an MPI call)");
+        uintptr_t pc = mc_site_decode(mod, off);
         if (pc && (ct->stack = mc_calloc(1, sizeof *ct->stack))) {
             mc_stack_resolve(&pc, 1, ct->stack);
             ct->nframes = 1;

@@ -1,5 +1,6 @@
 /*
- * wait_board.h - what this rank is blocked in, readable by a rank that dies.
+ * wait_board.h - what this rank is blocked in, readable by a rank that dies
+ * (on the page of rank_board.h).
  */
 #ifndef MPICHECK_WAIT_BOARD_H
 #define MPICHECK_WAIT_BOARD_H
@@ -7,8 +8,6 @@
 #include <stdint.h>
 #include "finding.h"
 
-/* After MPI_Init, with a part directory: maps this rank's board. */
-void mc_board_open(void);
 /* Whether this rank has a board to write (callers skip describing a wait
  * when not). */
 int mc_board_active(void);

@@ -24,10 +24,14 @@
 #define MC_DEFAULT_TIMEOUT_S 10.0
 #define MC_MAX_TIMEOUT_S 86400.0
 #define MC_DEFAULT_ERROR_EXITCODE 3
+/* --hang-timeout's default, in units of --timeout: past the deadlock
+ * detector's own wait and its rounds, so a proven deadlock is reported as
+ * such first; 60 s with the default --timeout, as Intel's checker waits. */
+#define MC_HANG_TIMEOUT_FACTOR 6.0
 
 typedef enum {
     K_TIMEOUT, K_MODE, K_REPORT, K_SARIF, K_MPI, K_LAUNCHER,
-    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_CHECK_BUFFERS, K_GRAPH, K_DIR, K_COLOR
+    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_CHECK_BUFFERS, K_GRAPH, K_HANG_TIMEOUT, K_DIR, K_COLOR
 } setting_kind;
 
 /* The public options first (in the order --help lists them), then the
@@ -53,6 +57,8 @@ static const struct {
     {"check-buffers", "MPICHECK_CHECK_BUFFERS", K_CHECK_BUFFERS,
      "expected yes or no (also true/false, 1/0, on/off)"},
     {"graph", "MPICHECK_GRAPH", K_GRAPH, "expected a file name"},
+    {"hang-timeout", "MPICHECK_HANG_TIMEOUT", K_HANG_TIMEOUT,
+     "expected a number of seconds > 0 and <= 86400, or off"},
     {"dir", "MPICHECK_DIR", K_DIR, "expected a directory name"},
     {"color", "MPICHECK_COLOR", K_COLOR, "expected 0 or 1"},
 };
@@ -73,6 +79,13 @@ void mc_config_defaults(mc_config *cfg)
     cfg->abort_on_deadlock = 1;
     cfg->check_buffers = 1;
     cfg->color = 0;
+}
+
+double mc_config_hang_timeout(const mc_config *cfg)
+{
+    if (cfg->hang_timeout_s < 0)
+        return 0.0;
+    return cfg->hang_timeout_s > 0 ? cfg->hang_timeout_s : MC_HANG_TIMEOUT_FACTOR * cfg->timeout_s;
 }
 
 void mc_config_clear(mc_config *cfg)
@@ -194,6 +207,16 @@ static int apply(mc_config *cfg, int idx, const char *value, const char *where,
         ok = mc_parse_double(value, &d) == 0 && d > 0.0 && d <= MC_MAX_TIMEOUT_S;
         if (ok)
             cfg->timeout_s = d;
+        break;
+    case K_HANG_TIMEOUT:
+        if (strcmp(value, "off") == 0) {
+            cfg->hang_timeout_s = -1.0;
+            ok = 1;
+            break;
+        }
+        ok = mc_parse_double(value, &d) == 0 && d > 0.0 && d <= MC_MAX_TIMEOUT_S;
+        if (ok)
+            cfg->hang_timeout_s = d;
         break;
     case K_MODE:
         if (strcmp(value, "strict") == 0) { cfg->mode = MC_MODE_STRICT; ok = 1; }

@@ -14,6 +14,7 @@
  *   --abort-on-deadlock=yes|no MPICHECK_ABORT_ON_DEADLOCK default yes
  *   --check-buffers=yes|no   MPICHECK_CHECK_BUFFERS      default yes
  *   --graph=FILE             MPICHECK_GRAPH              DOT file of a deadlock's wait-for graph
+ *   --hang-timeout=S|off     MPICHECK_HANG_TIMEOUT       default 6 x --timeout
  * Internal (set by the launcher for the ranks; documented in docs/usage.md):
  *   MPICHECK_DIR             directory for the per-rank report parts
  *   MPICHECK_COLOR           1 to color the text report
@@ -32,6 +33,7 @@ typedef struct {
     char *report_path;      /* NULL: none */
     char *sarif_path;       /* NULL: none */
     char *graph_path;       /* NULL: none */
+    double hang_timeout_s;  /* 0: the default (a multiple of timeout_s); < 0: off */
     mc_mpi_flavor mpi;      /* MC_MPI_UNKNOWN: detect */
     char *launcher;         /* NULL: the matching mpirun */
     int error_exitcode;
@@ -43,6 +45,10 @@ typedef struct {
 
 /* Fills cfg with the defaults (strings NULL). */
 void mc_config_defaults(mc_config *cfg);
+
+/* The seconds of no progress after which the launcher calls a job hung
+ * (launcher/hang.c); 0: never. */
+double mc_config_hang_timeout(const mc_config *cfg);
 
 /* Frees the strings cfg owns and resets it to defaults. */
 void mc_config_clear(mc_config *cfg);

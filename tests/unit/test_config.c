@@ -112,6 +112,25 @@ START_TEST(test_timeout)
 }
 END_TEST
 
+START_TEST(test_hang_timeout)
+{
+    /* Default: a multiple of --timeout, following it. */
+    ck_assert_int_eq(set("timeout", "2"), 0);
+    ck_assert_double_eq(mc_config_hang_timeout(&cfg), 12.0);
+    ck_assert_int_eq(set("hang-timeout", "30"), 0);
+    ck_assert_double_eq(mc_config_hang_timeout(&cfg), 30.0);
+    ck_assert_int_eq(set("hang-timeout", "off"), 0);
+    ck_assert_double_eq(mc_config_hang_timeout(&cfg), 0.0);
+    const char *bad[] = {"0", "-3", "never", "86401", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(set("hang-timeout", bad[i]) != 0, "accepted '%s'", bad[i]);
+        ck_err_has("for --hang-timeout");
+        ck_err_has("or off");
+    }
+    ck_assert_str_eq(mc_config_env_name("hang-timeout"), "MPICHECK_HANG_TIMEOUT");
+}
+END_TEST
+
 START_TEST(test_mode_and_mpi)
 {
     ck_assert_int_eq(set("mode", "fast"), 0);
@@ -303,6 +322,7 @@ int main(void)
     tcase_add_test(tc, test_parse_int);
     tcase_add_test(tc, test_parse_bool);
     tcase_add_test(tc, test_timeout);
+    tcase_add_test(tc, test_hang_timeout);
     tcase_add_test(tc, test_mode_and_mpi);
     tcase_add_test(tc, test_strings);
     tcase_add_test(tc, test_exitcode_and_bool);

@@ -19,7 +19,7 @@ static const char *const names[MC_CLASS_COUNT_] = {
     "deadlock", "potential-deadlock", "collective-mismatch", "type-mismatch",
     "invalid-argument", "request-free-active", "request-leak", "resource-leak",
     "lost-message", "buffer-modified", "intercomm-mismatch",
-    "intercomm-nonuniform", "call-order", "rank-exit", "buffer-overlap", "mpi-error"};
+    "intercomm-nonuniform", "call-order", "rank-exit", "buffer-overlap", "mpi-error", "hang"};
 
 static char *xstrdup(const char *s)
 {

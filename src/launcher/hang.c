@@ -1,0 +1,327 @@
+/*
+ * hang.c - the launcher's hang watch (hang.h): a thread that reads every
+ * board of the part directory four times a second, and when the job stays
+ * frozen (hang_rule.h) with no progress for --hang-timeout, asks each stuck
+ * thread for its call and stack, reports one `hang` finding and ends the
+ * job.
+ *
+ * Progress is anything that moves: an MPI call entered (the slots'
+ * counters), an operation the engine completed, a rank that starts or
+ * ends, and the bytes and system calls of each rank's reads and writes
+ * (/proc/<pid>/io), so a collective write or a TCP transfer that lasts
+ * longer than the timeout inside one call is never called a hang.
+ *
+ * RATIONALE: in the launcher, not in the ranks: a rank stuck inside PMPI
+ * runs none of our code, and a thread of our own in each rank would still
+ * need to know the others. The launcher is already the job's supervisor
+ * and sees every board of its node. Ranks on other nodes have no board
+ * here, so a job that spans nodes is never judged (hang_rule.h: every
+ * rank must be known).
+ */
+#define _GNU_SOURCE
+#include "hang.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "board_layout.h"
+#include "hang_report.h"
+#include "hang_rule.h"
+#include "skipped.h"
+
+#define POLL_NS (250 * 1000 * 1000L)
+#define MAX_BOARDS 4096
+
+static struct {
+    pthread_t thread;
+    int running;
+    volatile int stop;
+    char *dir;
+    double timeout_s;
+    int abort_job, color;
+    void (*stop_job)(void);
+    mc_hang_board boards[MAX_BOARDS];
+    size_t nboards;
+} w;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Maps the boards that appeared since the last look (a board is read once
+ * its magic is there: the rank writes it last). */
+static void scan(void)
+{
+    DIR *d = opendir(w.dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && w.nboards < MAX_BOARDS) {
+        if (strncmp(e->d_name, "wait.", 5) != 0)
+            continue;
+        int known = 0;
+        for (size_t i = 0; i < w.nboards && !known; i++)
+            known = strcmp(w.boards[i].name, e->d_name) == 0;
+        if (known)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", w.dir, e->d_name);
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        struct stat sb;
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &sb) != 0 || (size_t)sb.st_size < sizeof(mc_board_page)) {
+            close(fd);
+            continue;
+        }
+        void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (p == MAP_FAILED)
+            continue;
+        mc_board_page *b = p;
+        int ready = __atomic_load_n(&b->magic, __ATOMIC_ACQUIRE) == MC_BOARD_MAGIC
+                    && b->version == MC_BOARD_VERSION
+                    && (size_t)b->names_off + b->names_len <= (size_t)sb.st_size;
+        char *name = ready ? mc_strdup(e->d_name) : NULL;
+        if (!name) {
+            munmap(p, (size_t)sb.st_size);
+            continue;
+        }
+        w.boards[w.nboards++] = (mc_hang_board){.name = name, .page = b, .maplen = (size_t)sb.st_size};
+    }
+    closedir(d);
+}
+
+const char *mc_hang_fn_name(const mc_board_page *b, size_t maplen, int fn)
+{
+    if (fn < 0 || (uint32_t)fn >= b->nnames || !b->names_off || b->names_off + b->names_len > maplen)
+        return NULL;
+    const char *p = (const char *)b + b->names_off, *end = p + b->names_len;
+    for (int i = 0; i < fn && p < end; i++)
+        p += strnlen(p, (size_t)(end - p)) + 1;
+    return p < end ? p : NULL;
+}
+
+int mc_hang_pid_alive(int pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* The sum of a process's read and write counters: bytes and calls. */
+static unsigned long long io_of(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/io", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    unsigned long long sum = 0;
+    static const char *const keys[] = {"rchar:", "wchar:", "syscr:", "syscw:"};
+    for (size_t k = 0; k < 4; k++) {
+        const char *q = strstr(buf, keys[k]);
+        if (q)
+            sum += strtoull(q + strlen(keys[k]), NULL, 10);
+    }
+    return sum;
+}
+
+static int is_fn(const char *name, const char *const *list)
+{
+    for (; name && *list; list++)
+        if (strcmp(name, *list) == 0)
+            return 1;
+    return 0;
+}
+
+/* One look at board i: what the rule needs. */
+static void look(size_t i, mc_hang_rank *r)
+{
+    static const char *const init_fns[] = {"MPI_Init", "MPI_Init_thread", NULL};
+    static const char *const outside_fns[] = {"MPI_Comm_accept", "MPI_Comm_connect", "MPI_Comm_join", NULL};
+    static const char *const spawn_fns[] = {"MPI_Comm_spawn", "MPI_Comm_spawn_multiple", NULL};
+    const mc_board_page *b = w.boards[i].page;
+    memset(r, 0, sizeof *r);
+    r->rank = b->world_rank;
+    r->world_size = b->world_size;
+    r->job = b->job;
+    r->board_state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+    r->alive = mc_hang_pid_alive(b->pid);
+    r->overflow = b->overflow;
+    r->app_threads = b->app_threads;
+    r->spawning = b->spawning;
+    for (int t = 0; t < MC_BOARD_THREADS; t++) {
+        const mc_board_thread *s = &b->threads[t];
+        int fn = __atomic_load_n(&s->fn, __ATOMIC_RELAXED);
+        if (!__atomic_load_n(&s->used, __ATOMIC_ACQUIRE) || fn < 0)
+            continue;
+        const char *name = mc_hang_fn_name(b, w.boards[i].maplen, fn);
+        r->in_mpi++;
+        r->in_init += is_fn(name, init_fns);
+        r->in_outside_wait += is_fn(name, outside_fns);
+        r->in_spawn += is_fn(name, spawn_fns);
+    }
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+/* Everything whose change means the job moves. */
+static uint64_t signature(const mc_hang_rank *r)
+{
+    uint64_t h = w.nboards;
+    for (size_t i = 0; i < w.nboards; i++) {
+        const mc_board_page *b = w.boards[i].page;
+        h = mix(h, (uint64_t)r[i].board_state << 1 | (uint64_t)r[i].alive);
+        h = mix(h, __atomic_load_n(&b->progress, __ATOMIC_RELAXED));
+        h = mix(h, r[i].alive ? io_of(b->pid) : 0);
+        for (int t = 0; t < MC_BOARD_THREADS; t++) {
+            const mc_board_thread *s = &b->threads[t];
+            h = mix(h, (uint64_t)(uint32_t)__atomic_load_n(&s->fn, __ATOMIC_RELAXED));
+            h = mix(h, __atomic_load_n(&s->entries, __ATOMIC_RELAXED));
+        }
+    }
+    return h;
+}
+
+static unsigned deadlocks_reported(void)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < w.nboards; i++)
+        n += __atomic_load_n(&w.boards[i].page->deadlocks, __ATOMIC_RELAXED);
+    return n;
+}
+
+static void *watch(void *unused)
+{
+    (void)unused;
+    mc_hang_rank *r = mc_calloc(MAX_BOARDS, sizeof *r);
+    if (!r)
+        return NULL;
+    uint64_t last = 0;
+    double since = now_s(), all_gone_since = 0;
+    unsigned deadlocks_at_since = 0;
+    int reported = 0;
+    while (!w.stop) {
+        struct timespec nap = {0, POLL_NS};
+        nanosleep(&nap, NULL);
+        scan();
+        for (size_t i = 0; i < w.nboards; i++)
+            look(i, &r[i]);
+        int missing[64];
+        size_t nmissing = 0;
+        int frozen = mc_hang_frozen(r, w.nboards, missing, 64, &nmissing);
+        uint64_t sig = signature(r);
+        double t = now_s();
+        if (!frozen || sig != last) {
+            last = sig;
+            since = t;
+            deadlocks_at_since = deadlocks_reported();
+            reported = 0;
+        }
+        else if (!reported && t - since >= w.timeout_s) {
+            reported = 1;
+            /* A deadlock the ranks reported while frozen says it already. */
+            if (deadlocks_reported() == deadlocks_at_since) {
+                mc_hang_report(w.dir, w.boards, w.nboards, r, missing, nmissing, t - since, w.color);
+                if (w.abort_job && w.stop_job) {
+                    fprintf(stderr, "mpicheck: ending the hung job\n");
+                    w.stop_job();
+                }
+            }
+        }
+        /* Every rank's process is gone, but the launcher does not end. */
+        int gone = mc_hang_all_known(r, w.nboards);
+        for (size_t i = 0; i < w.nboards && gone; i++)
+            gone = !r[i].alive;
+        if (!gone)
+            all_gone_since = 0;
+        else if (all_gone_since == 0)
+            all_gone_since = t;
+        else if (t - all_gone_since >= w.timeout_s && w.stop_job) {
+            fprintf(stderr, "mpicheck: every rank's process ended %.0f s ago, but the launcher has not "
+                    "exited: ending it\n", t - all_gone_since);
+            w.stop_job();
+            all_gone_since = t + 1e9;   /* once */
+        }
+    }
+    free(r);
+    return NULL;
+}
+
+int mc_hang_watch_start(const char *dir, double timeout_s, int abort_job, int color, void (*stop_job)(void))
+{
+    memset(&w, 0, sizeof w);
+    if (timeout_s <= 0 || !dir)
+        return 0;
+    w.dir = mc_strdup(dir);
+    if (!w.dir)
+        return -1;
+    w.timeout_s = timeout_s;
+    w.abort_job = abort_job;
+    w.color = color;
+    w.stop_job = stop_job;
+    /* The forwarded signals and the launcher's alarm belong to the main
+     * thread (run.c): the watch takes none. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&w.thread, NULL, watch, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        fprintf(stderr, "mpicheck: warning: cannot start the hang watch (%s): a hung job is not ended\n",
+                strerror(rc));
+        free(w.dir);
+        w.dir = NULL;
+        return -1;
+    }
+    w.running = 1;
+    return 0;
+}
+
+void mc_hang_watch_stop(void)
+{
+    if (w.running) {
+        w.stop = 1;
+        pthread_join(w.thread, NULL);
+        w.running = 0;
+    }
+    for (size_t i = 0; i < w.nboards; i++) {
+        munmap(w.boards[i].page, w.boards[i].maplen);
+        free(w.boards[i].name);
+    }
+    w.nboards = 0;
+    free(w.dir);
+    w.dir = NULL;
+}

@@ -1,0 +1,34 @@
+/*
+ * hang.h - the launcher's hang watch: a job whose ranks all sit inside MPI
+ * calls (or have ended) with no progress for --hang-timeout is reported as
+ * a `hang` finding with every stuck rank's call and stack, and ended.
+ * Also ends a launcher that stays after every rank's process has gone.
+ */
+#ifndef MPICHECK_LAUNCHER_HANG_H
+#define MPICHECK_LAUNCHER_HANG_H
+
+#include <stddef.h>
+#include "board_layout.h"
+
+/* Starts watching the boards of part directory dir in a thread of its own
+ * (timeout_s <= 0: does nothing). stop_job ends the job (run.c); it is
+ * called for a hang when abort_job is set, and for a launcher that outlives
+ * its ranks. Returns 0, or -1 with a warning printed. */
+int mc_hang_watch_start(const char *dir, double timeout_s, int abort_job, int color, void (*stop_job)(void));
+/* Stops the thread (after the job) and lets the boards go. */
+void mc_hang_watch_stop(void);
+
+/* A board the watch has mapped: its file name in the part directory. */
+typedef struct {
+    char *name;
+    mc_board_page *page;
+    size_t maplen;
+} mc_hang_board;
+
+/* The name of the rank's MPI function number fn, from the board's table;
+ * NULL when out of range. */
+const char *mc_hang_fn_name(const mc_board_page *b, size_t maplen, int fn);
+/* Whether process pid runs (exists and is not a zombie). */
+int mc_hang_pid_alive(int pid);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * hang_rule.h - when a job is hung, decided from one look at its ranks'
+ * boards (report/board_layout.h). No I/O here: launcher/hang.c reads the
+ * boards and the processes and keeps the time; tests/unit/test_hang_rule.c
+ * tries the rule on made-up jobs.
+ *
+ * The rule (docs/design.md, "Hangs"): a job is frozen when every rank of
+ * it is stuck (each of its program's threads inside an MPI call) or has
+ * ended (returned from MPI_Finalize, exited, or gone), at least one is
+ * stuck, and every rank is known. It is hung when it stays frozen with no
+ * progress (launcher/hang.c) for --hang-timeout. A rank is never stuck
+ * while it waits for the world outside the job (MPI_Comm_accept,
+ * MPI_Comm_connect, MPI_Comm_join), or for a spawned job whose processes
+ * are not all there yet (they may compute before their MPI_Init), or when
+ * it has more threads calling MPI than its board follows.
+ */
+#ifndef MPICHECK_HANG_RULE_H
+#define MPICHECK_HANG_RULE_H
+
+#include <stddef.h>
+
+typedef enum { MC_HANG_FREE = 0, MC_HANG_STUCK, MC_HANG_ENDED } mc_hang_state;
+
+/* What one look at a rank's board and process says. */
+typedef struct {
+    int rank, world_size;       /* world_size -1: not known */
+    const char *job;            /* "" the job mpicheck started */
+    int board_state;            /* MC_BOARD_* */
+    int alive;                  /* the process runs (not gone, not a zombie) */
+    int overflow;
+    int app_threads;            /* the program's threads besides the main one */
+    int in_mpi;                 /* threads inside an MPI call */
+    int in_init;                /* ... of which in MPI_Init / MPI_Init_thread */
+    int in_outside_wait;        /* ... in MPI_Comm_accept / connect / join */
+    int in_spawn;               /* ... in MPI_Comm_spawn / spawn_multiple */
+    const char *spawning;       /* the label of the job it spawns ("" none) */
+} mc_hang_rank;
+
+/* Each rank's state by the rule (out[i] for ranks[i]). */
+void mc_hang_states(const mc_hang_rank *ranks, size_t n, mc_hang_state *out);
+
+/* 1 when the job is frozen. missing (may be NULL) gets the first job's
+ * ranks without a board, when the only reason they are not stuck is that
+ * they never called MPI_Init while every other rank waits inside it (then
+ * the job is frozen too: "never reached MPI_Init"); *nmissing counts them
+ * (at most max are written). */
+int mc_hang_frozen(const mc_hang_rank *ranks, size_t n, int *missing, size_t max, size_t *nmissing);
+
+/* 1 when every job the boards show has all its ranks' boards. */
+int mc_hang_all_known(const mc_hang_rank *ranks, size_t n);
+
+#endif

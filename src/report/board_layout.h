@@ -1,0 +1,89 @@
+/*
+ * board_layout.h - the layout of a rank's board: one small file of the part
+ * directory per MPI process, mapped shared, that the process writes with
+ * plain stores and others read. The library writes it (runtime/rank_board.c,
+ * runtime/wait_board.c); a dying rank reads the other boards to say who
+ * waited for it, and the launcher reads them all to tell a hung job
+ * (launcher/hang.c). Here, at the bottom, because both sides need the one
+ * layout; nothing here depends on MPI.
+ *
+ * RATIONALE: a rank blocked inside an MPI call the handshakes do not model
+ * (MPI_Win_fence, a collective MPI_File_write_all, a communicator
+ * constructor) runs no checker code until the call returns, so nothing in
+ * the rank can notice that it never does. The launcher can, if each rank
+ * says where it is: which MPI call each of its threads is in, and a counter
+ * that moves with every call it makes. Two stores per call, no message and
+ * no system call.
+ */
+#ifndef MPICHECK_BOARD_LAYOUT_H
+#define MPICHECK_BOARD_LAYOUT_H
+
+#include <stdint.h>
+
+#define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
+#define MC_BOARD_VERSION 2
+#define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
+#define MC_BOARD_THREADS 16             /* program threads followed per process */
+#define MC_BOARD_FRAMES 32
+#define MC_BOARD_ARGS 2048              /* "name=value\n" lines of the call in progress */
+
+/* Where a process stands. */
+enum {
+    MC_BOARD_INIT = 1,      /* inside MPI_Init (the board opens at its entry) */
+    MC_BOARD_RUNNING,       /* between MPI_Init and MPI_Finalize */
+    MC_BOARD_FINALIZED,     /* MPI_Finalize returned: it can release nobody any more */
+    MC_BOARD_EXITED         /* the process exited (without MPI_Finalize, when not FINALIZED before) */
+};
+
+/* A thread's slot value of fn when it is in no MPI call, and when it runs
+ * the program's own code inside one (a callback: a reduction operator, an
+ * attribute copy function, a generalized request's query). */
+#define MC_BOARD_OUTSIDE (-1)
+#define MC_BOARD_USER_CODE (-2)
+
+typedef struct {
+    int32_t used;           /* 1 while a thread of the program owns the slot */
+    int32_t tid;            /* its kernel thread id (the dump signal goes there) */
+    int32_t fn;             /* the MPI call it is in (mc_fn_table index), or MC_BOARD_OUTSIDE/USER_CODE */
+    int32_t pad_;
+    uint64_t entries;       /* MPI calls it entered: moves with every call, the progress the launcher sees */
+    /* The answer to a dump request (below), written by the thread itself
+     * from the dump signal's handler: the raw return addresses of its
+     * stack (the launcher resolves them in this process's maps) and the
+     * call's arguments. answered is written last. */
+    uint32_t answered;      /* = the request it answers */
+    int32_t nframes;
+    uint64_t pcs[MC_BOARD_FRAMES];
+    char args[MC_BOARD_ARGS];
+} mc_board_thread;
+
+/* The wait the engine is in past its first spins (runtime/wait_board.c). */
+typedef struct {
+    int32_t waiting;        /* written last when a wait starts, first when it ends */
+    int32_t fn, nranks, all;
+    uint64_t mod, off;      /* call site, portable across processes (runtime/site.c) */
+    int32_t ranks[MC_BOARD_RANKS];
+} mc_board_wait;
+
+typedef struct {
+    uint32_t magic, version;
+    int32_t pid, world_rank, world_size, state;
+    /* The names of the MPI functions, NUL-separated in the order of the
+     * rank's fn numbers, follow the page in the file: the launcher knows no
+     * fn table of its own (it is generated per MPI). */
+    uint32_t names_off, names_len, nnames, pad0_;
+    char job[48];           /* "" in the job mpicheck started, "spawn 0.1" ... (mc_call_text.job) */
+    int32_t app_threads;    /* threads of the program alive besides the main one */
+    int32_t overflow;       /* more program threads called MPI than there are slots: never judged */
+    uint64_t progress;      /* operations the checker's engine completed (messages matched) */
+    uint32_t deadlocks;     /* deadlock findings this rank reported */
+    int32_t dump_signal;    /* the signal whose handler answers dump requests; 0: none */
+    uint32_t dump_request;  /* the launcher raises it, then signals the threads in MPI */
+    /* While a process is in MPI_Comm_spawn: the label of the job it starts
+     * ("" otherwise), whose processes may compute before their MPI_Init. */
+    char spawning[48];
+    mc_board_wait wait;
+    mc_board_thread threads[MC_BOARD_THREADS];
+} mc_board_page;
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * test_hang_rule.c - unit tests of src/launcher/hang_rule.c without MPI:
+ * which looks at a job's boards make it frozen (a hang once nothing moves
+ * for --hang-timeout), and which never may: a rank computing, a thread
+ * outside MPI, a server waiting for clients, a spawn whose children are
+ * still starting, ranks on another node.
+ */
+#include <check.h>
+#include "run_suite.h"
+#include <string.h>
+
+#include "board_layout.h"
+#include "hang_rule.h"
+
+/* A rank with its one thread inside an ordinary MPI call. */
+static mc_hang_rank stuck(int rank, int size)
+{
+    mc_hang_rank r;
+    memset(&r, 0, sizeof r);
+    r.rank = rank;
+    r.world_size = size;
+    r.job = "";
+    r.board_state = MC_BOARD_RUNNING;
+    r.alive = 1;
+    r.in_mpi = 1;
+    r.spawning = "";
+    return r;
+}
+
+START_TEST(all_in_mpi_is_frozen)
+{
+    mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 1);
+}
+END_TEST
+
+START_TEST(a_rank_outside_mpi_is_not)
+{
+    mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
+    r[1].in_mpi = 0;        /* computing */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+}
+END_TEST
+
+START_TEST(ended_ranks_count_as_ended)
+{
+    mc_hang_rank r[3] = {stuck(0, 3), stuck(1, 3), stuck(2, 3)};
+    r[1].board_state = MC_BOARD_FINALIZED;
+    r[1].in_mpi = 0;
+    r[2].alive = 0;         /* crashed inside its call */
+    ck_assert_int_eq(mc_hang_frozen(r, 3, NULL, 0, NULL), 1);
+    mc_hang_state st[3];
+    mc_hang_states(r, 3, st);
+    ck_assert_int_eq(st[0], MC_HANG_STUCK);
+    ck_assert_int_eq(st[1], MC_HANG_ENDED);
+    ck_assert_int_eq(st[2], MC_HANG_ENDED);
+    /* Nobody stuck: a job that ends, not a hang. */
+    r[0].board_state = MC_BOARD_FINALIZED;
+    ck_assert_int_eq(mc_hang_frozen(r, 3, NULL, 0, NULL), 0);
+}
+END_TEST
+
+START_TEST(threads_must_all_be_in_mpi)
+{
+    mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
+    r[0].app_threads = 1;   /* a second thread of the program, outside MPI */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+    r[0].in_mpi = 2;        /* both threads inside MPI calls */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 1);
+    r[0].overflow = 1;      /* more threads called MPI than the board follows */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+}
+END_TEST
+
+START_TEST(waiting_for_the_outside_world_is_not)
+{
+    mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
+    r[0].in_outside_wait = 1;   /* MPI_Comm_accept: a client may come */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+}
+END_TEST
+
+START_TEST(unknown_ranks_block_a_verdict)
+{
+    /* Rank 2 of 3 has no board (another node, or not at MPI_Init yet). */
+    mc_hang_rank r[2] = {stuck(0, 3), stuck(1, 3)};
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+    ck_assert_int_eq(mc_hang_all_known(r, 2), 0);
+}
+END_TEST
+
+START_TEST(never_reached_init_is_named)
+{
+    mc_hang_rank r[2] = {stuck(0, 4), stuck(2, 4)};
+    r[0].in_init = r[1].in_init = 1;
+    int missing[4];
+    size_t n = 0;
+    ck_assert_int_eq(mc_hang_frozen(r, 2, missing, 4, &n), 1);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(missing[0], 1);
+    ck_assert_int_eq(missing[1], 3);
+    /* One rank already past MPI_Init: the missing ones may still come. */
+    r[1].in_init = 0;
+    ck_assert_int_eq(mc_hang_frozen(r, 2, missing, 4, &n), 0);
+}
+END_TEST
+
+START_TEST(spawn_waits_for_its_children)
+{
+    mc_hang_rank r[3] = {stuck(0, 2), stuck(1, 2), stuck(0, 2)};
+    r[0].in_spawn = r[1].in_spawn = 1;
+    r[0].spawning = "spawn 0.1";
+    r[2].job = "spawn 0.1";     /* one of two children there, in MPI_Init */
+    r[2].board_state = MC_BOARD_INIT;
+    r[2].in_init = 1;
+    ck_assert_int_eq(mc_hang_frozen(r, 3, NULL, 0, NULL), 0);
+    /* Both children there, all stuck: the spawn hangs. */
+    mc_hang_rank all[4] = {r[0], r[1], r[2], r[2]};
+    all[3].rank = 1;
+    ck_assert_int_eq(mc_hang_frozen(all, 4, NULL, 0, NULL), 1);
+    /* A spawn whose children's job nobody names (not started under the
+     * checker): never judged. */
+    all[0].spawning = "";
+    ck_assert_int_eq(mc_hang_frozen(all, 4, NULL, 0, NULL), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("hang_rule");
+    TCase *tc = tcase_create("rule");
+    tcase_add_test(tc, all_in_mpi_is_frozen);
+    tcase_add_test(tc, a_rank_outside_mpi_is_not);
+    tcase_add_test(tc, ended_ranks_count_as_ended);
+    tcase_add_test(tc, threads_must_all_be_in_mpi);
+    tcase_add_test(tc, waiting_for_the_outside_world_is_not);
+    tcase_add_test(tc, unknown_ranks_block_a_verdict);
+    tcase_add_test(tc, never_reached_init_is_named);
+    tcase_add_test(tc, spawn_waits_for_its_children);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return mc_run_suite(suite(), CK_FORK_GETENV) ? 1 : 0;
+}
