@@ -43,6 +43,11 @@ static void report_and_abort(int code)
     if (PMPI_Error_string(code, what, &len) != MPI_SUCCESS)
         snprintf(what, sizeof what, "(MPI has no text for it)");
     mc_call *c = mc_cur_call;
+    /* A nonblocking collective whose handshake is still running may be what
+     * MPI failed on (an Ialltoallv against an Igather truncates before the
+     * background handshake has judged it): its verdict first. A mismatch
+     * is reported there, and that ends the job. */
+    mc_eng_settle(mc_st.cfg.timeout_s);
     char cause[300] = "", before[240];
     int cls = mc_report_found_in(c, before, sizeof before);
     if (cls >= 0)

@@ -199,11 +199,11 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
         put(msg, cap, &len, "%s%s ended: it %s", sep, who(b, name, sizeof name), how);
     }
     if (nmissing) {
-        put(msg, cap, &len, ". %zu rank(s) never called MPI_Init (", nmissing);
+        put(msg, cap, &len, ". %s ", nmissing > 1 ? "Ranks" : "Rank");
         for (size_t m = 0; m < nmissing && m < 64; m++)
             put(msg, cap, &len, "%s%d", m ? ", " : "", missing[m]);
-        put(msg, cap, &len, "%s): not started, computing before it, or not a program mpicheck can "
-            "follow", nmissing > 64 ? ", ..." : "");
+        put(msg, cap, &len, "%s never called MPI_Init (not started, computing before it, or not a "
+            "program mpicheck can follow)", nmissing > 64 ? ", ..." : "");
     }
     /* What the engine's waits said (the wait board): whom each rank waited for. */
     int said = 0;

@@ -284,8 +284,11 @@ void mc_eng_before_block(void)
     mc_eng_unlock();
 }
 
+static int servicing;    /* inside mc_eng_service (an error handler may run there) */
+
 void mc_eng_service(void)
 {
+    servicing++;
     mc_p2p_hook.recv_drive();
     if (orphans)
         drive_orphans();
@@ -294,6 +297,23 @@ void mc_eng_service(void)
         mc_sq_drive();
     if (*mc_coll_hook.npending)
         mc_coll_hook.service();
+    servicing--;
+}
+
+static double now_s(void);
+
+int mc_eng_settle(double seconds)
+{
+    /* Under MPI_THREAD_MULTIPLE this thread may hold the engine lock
+     * where MPI ran the handler; the lock is not recursive. */
+    if (!mc_eng_on || servicing || mc_st.thread_level == MPI_THREAD_MULTIPLE)
+        return 0;
+    for (double end = now_s() + seconds; *mc_coll_hook.npending && now_s() < end;) {
+        mc_eng_service();
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return *mc_coll_hook.npending == 0;
 }
 
 static double now_s(void)

@@ -250,6 +250,12 @@ void mc_eng_unlock(void);
 
 /* Everything the wait loop does once per turn besides the wait itself. */
 void mc_eng_service(void);
+/* Drives the nonblocking collectives' handshakes still running for up to
+ * seconds, so that their verdict (a collective-mismatch) comes before an
+ * error MPI raised on the same mistake (checks/mpi_errors.c). Returns 1
+ * when none is left running. Does nothing inside the engine's own service
+ * or under MPI_THREAD_MULTIPLE. */
+int mc_eng_settle(double seconds);
 /* Before a blocking call the engine does not take over (a collective): posts
  * the deferred wildcard receives whose envelope came, so that a message the
  * peer sent before joining that call can still be received. */
