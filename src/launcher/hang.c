@@ -1,6 +1,6 @@
 /*
  * hang.c - the launcher's hang watch (hang.h): a thread that reads every
- * board of the part directory four times a second, and when the job stays
+ * board of the part directory (up to four times a second), and when the job stays
  * frozen (hang_rule.h) with no progress for --hang-timeout, asks each stuck
  * thread for its call and stack, reports one `hang` finding and ends the
  * job.
@@ -39,7 +39,6 @@
 #include "hang_rule.h"
 #include "skipped.h"
 
-#define POLL_NS (250 * 1000 * 1000L)
 #define MAX_BOARDS 4096
 
 static struct {
@@ -51,6 +50,7 @@ static struct {
     int abort_job, color;
     void (*stop_job)(void);
     mc_hang_board boards[MAX_BOARDS];
+    unsigned char seen_alive[MAX_BOARDS];
     size_t nboards;
 } w;
 
@@ -175,6 +175,15 @@ static void look(size_t i, mc_hang_rank *r)
     r->job = b->job;
     r->board_state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
     r->alive = mc_hang_pid_alive(b->pid);
+    /* A process this launcher never saw (another PID namespace, a
+     * container) is not known to have ended: it counts as free. */
+    if (r->alive)
+        w.seen_alive[i] = 1;
+    else if (!w.seen_alive[i]) {
+        r->alive = 1;
+        r->board_state = MC_BOARD_RUNNING;
+        return;
+    }
     r->overflow = b->overflow;
     r->app_threads = b->app_threads;
     r->spawning = b->spawning;
@@ -233,8 +242,11 @@ static void *watch(void *unused)
     double since = now_s(), all_gone_since = 0;
     unsigned deadlocks_at_since = 0;
     int reported = 0;
+    /* Four looks a second for short timeouts, one for the default 60 s:
+     * each look opens two /proc files per rank. */
+    double every = w.timeout_s / 20 < 0.25 ? 0.25 : w.timeout_s / 20 > 1.0 ? 1.0 : w.timeout_s / 20;
     while (!w.stop) {
-        struct timespec nap = {0, POLL_NS};
+        struct timespec nap = {0, (long)(every * 1e9)};
         nanosleep(&nap, NULL);
         scan();
         for (size_t i = 0; i < w.nboards; i++)
