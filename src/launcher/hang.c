@@ -115,18 +115,27 @@ const char *mc_hang_fn_name(const mc_board_page *b, size_t maplen, int fn)
     return p < end ? p : NULL;
 }
 
-int mc_hang_pid_alive(int pid)
+/* /proc/<pid>/<what> into buf as a string; 0, or -1 when it cannot be read. */
+static int read_proc(int pid, const char *what, char *buf, size_t cap)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/%s", pid, what);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
+        return -1;
+    ssize_t n = read(fd, buf, cap - 1);
     close(fd);
     if (n <= 0)
-        return 0;
+        return -1;
     buf[n] = '\0';
+    return 0;
+}
+
+int mc_hang_pid_alive(int pid)
+{
+    char buf[512];
+    if (read_proc(pid, "stat", buf, sizeof buf) != 0)
+        return 0;
     const char *p = strrchr(buf, ')');
     return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
@@ -134,16 +143,9 @@ int mc_hang_pid_alive(int pid)
 /* The sum of a process's read and write counters: bytes and calls. */
 static unsigned long long io_of(int pid)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/io", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char buf[1024];
+    if (read_proc(pid, "io", buf, sizeof buf) != 0)
         return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
     unsigned long long sum = 0;
     static const char *const keys[] = {"rchar:", "wchar:", "syscr:", "syscw:"};
     for (size_t k = 0; k < 4; k++) {
