@@ -259,6 +259,7 @@ void mc_runtime_after_init(int provided)
     if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
         fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: deadlock detection "
                         "runs only while a rank has no thread besides its main one, and potential-deadlock "
-                        "detection is off (other checks run)\n");
+                        "detection is off (other checks run; under the mpicheck launcher a job whose threads all "
+                        "hang in MPI is still reported, as a hang)\n");
 }
 

@@ -131,6 +131,28 @@ static const char *who(const mc_board_page *b, char *buf, size_t len)
     return buf;
 }
 
+/* " (thread 4312 \"worker\")" when the rank runs threads of the program
+ * besides its main one: its id, and its name where the program set one. */
+static const char *which_thread(const mc_board_page *b, const mc_board_thread *s, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (b->app_threads <= 0)
+        return buf;
+    char path[96], name[32] = "";
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", b->pid, s->tid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fgets(name, sizeof name, f))
+            name[strcspn(name, "\n")] = '\0';
+        fclose(f);
+    }
+    if (name[0])
+        snprintf(buf, len, " (thread %d \"%s\")", s->tid, name);
+    else
+        snprintf(buf, len, " (thread %d)", s->tid);
+    return buf;
+}
+
 static void put(char *msg, size_t cap, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(char *msg, size_t cap, size_t *len, const char *fmt, ...)
 {
@@ -166,7 +188,7 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
     qsort_r(order, n, sizeof *order, cmp_board, (void *)boards);
 
     size_t len = 0, ncalls = 0, nranks = 0, cap = 8192;
-    char name[96], site[256];
+    char name[96], site[256], thread[96];
     put(msg, cap, &len, "the job hung: for %.0f s every rank has been inside an MPI call or has ended, "
         "and none made progress:", frozen_s);
     const char *sep = " ";
@@ -183,7 +205,8 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
             mc_call_text *ct = &calls[ncalls++];
             fill_call(ct, &boards[i], &b->threads[t], req);
             mc_call_site_text(ct, site, sizeof site);
-            put(msg, cap, &len, "%s%s in %s%s%s%s", sep, who(b, name, sizeof name), ct->call,
+            put(msg, cap, &len, "%s%s%s in %s%s%s%s", sep, who(b, name, sizeof name),
+                which_thread(b, &b->threads[t], thread, sizeof thread), ct->call,
                 site[0] ? " (" : "", site, site[0] ? ")" : "");
             sep = ", ";
         }
