@@ -2,7 +2,8 @@
 # Python programs with mpi4py under mpicheck (issue 15, item 3): the
 # launcher finds which MPI the mpi4py module links (no --mpi needed), a
 # recv-recv deadlock is reported although mpi4py asks for
-# MPI_THREAD_MULTIPLE, and a correct ring is silent. Skipped, with the
+# MPI_THREAD_MULTIPLE, with both ranks' script line (recv_recv.py:7) as
+# the innermost frame of their calls, and a correct ring is silent. Skipped, with the
 # reason, where the interpreter has no mpi4py for this build's MPI (Debian's
 # python3-mpi4py is built for Open MPI).
 set -u
@@ -32,6 +33,19 @@ if [ "$rc" -eq 3 ] && grep -q '"class": *"deadlock"' "$tmp/dl.json"; then
     pass=$((pass + 1)); echo "PASS mpi4py recv-recv: deadlock reported (exit 3), MPI found without --mpi"
 else
     fail=$((fail + 1)); echo "FAIL mpi4py recv-recv: exit $rc, no deadlock in the report"; tail -15 "$tmp/err"
+fi
+# Each rank's call starts at the script's line, the sending rank's too
+# (its Python frames travel to the reporting rank as text).
+lines=$($py -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+calls = [c for f in d["findings"] if f["class"] == "deadlock" for c in f["calls"]]
+print(sum(1 for c in calls if c.get("stack") and c["stack"][0].get("file", "").endswith("recv_recv.py")
+          and c["stack"][0].get("line") == 7), len(calls))' "$tmp/dl.json" 2>/dev/null)
+if [ "$lines" = "2 2" ]; then
+    pass=$((pass + 1)); echo "PASS mpi4py script lines: both ranks' calls start at recv_recv.py:7"
+else
+    fail=$((fail + 1)); echo "FAIL mpi4py script lines: calls at recv_recv.py:7, of all: ${lines:-none}"
 fi
 # shellcheck disable=SC2086
 timeout -k 5 60 "$b/src/mpicheck" --timeout=2 --report="$tmp/ok.json" -- $extra -np 3 $py "$src/tests/python/ring_ok.py" \

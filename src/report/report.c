@@ -177,6 +177,7 @@ static void fill_from_call(mc_call_text *ct, const mc_call *c)
     if (from == n)
         from = 0;
     fill_call(ct, c->fn, c->vals, c->desc->nparams, pcs + from, n - from);
+    mc_stack_prepend_python(&ct->stack, &ct->nframes);     /* an mpi4py program's script lines */
 }
 
 static void fill_from_origin(mc_call_text *ct, const mc_origin *o)

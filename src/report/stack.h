@@ -42,6 +42,14 @@ void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out
 struct Dwfl_Module;
 void mc_frame_resolve(struct Dwfl_Module *mod, uintptr_t pc, mc_frame *f);
 
+/* The calling thread's Python frames (pystack.c), innermost first, when
+ * the process is a Python interpreter and its GIL can be had without
+ * waiting: function, file, line, module "python". At most max; returns
+ * how many (0 in any other process). Strings are malloc'd. */
+size_t mc_pystack_capture(mc_frame *out, size_t max);
+/* Puts those frames in front of a resolved stack (*stack is realloc'd). */
+void mc_stack_prepend_python(mc_frame **stack, size_t *nframes);
+
 /* Frees the strings of n frames (not the array). */
 void mc_frames_free(mc_frame *frames, size_t n);
 

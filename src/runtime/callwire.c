@@ -23,6 +23,9 @@ void mc_call_wire(const mc_call *c, char *text, size_t cap)
 {
     mc_call_text ct;
     mc_report_fill_call_args(&ct, c);
+    /* Python frames travel as text (the receiver has no interpreter of
+     * this process); the C frames as call sites after them. */
+    mc_stack_prepend_python(&ct.stack, &ct.nframes);
     mc_calltext_serialize(&ct, text, cap);
     mc_finding tmp = {.calls = mc_malloc(sizeof ct), .ncalls = 1};
     if (tmp.calls) {
@@ -50,7 +53,7 @@ static void resolve_sites(const char *text, mc_call_text *ct)
     size_t n = 0;
     for (const char *p = text; p && (p = strstr(p, "\nP\t")); p++)
         n++;
-    if (!n || ct->nframes)
+    if (!n)
         return;
     uintptr_t *pcs = mc_calloc(n, sizeof *pcs);
     mc_frame *frames = mc_calloc(n, sizeof *frames);
@@ -67,9 +70,21 @@ static void resolve_sites(const char *text, mc_call_text *ct)
         return;
     }
     mc_stack_resolve(pcs, k, frames);
-    free(ct->stack);
-    ct->stack = frames;
-    ct->nframes = k;
+    /* Frames that came as text (a Python script's) stay in front. */
+    mc_frame *all = ct->nframes ? mc_realloc(ct->stack, (ct->nframes + k) * sizeof *all) : NULL;
+    if (all) {
+        memcpy(all + ct->nframes, frames, k * sizeof *all);
+        ct->stack = all;
+        ct->nframes += k;
+        free(frames);
+    } else if (ct->nframes) {
+        mc_frames_free(frames, k);      /* no memory: the text frames are kept */
+        free(frames);
+    } else {
+        free(ct->stack);
+        ct->stack = frames;
+        ct->nframes = k;
+    }
     free(pcs);
 }
 
