@@ -59,6 +59,9 @@ void mc_dl_send_bytes(const void *data, int len, int dest, int tag);
  * envelopes no receive took, on the checker's shadows), as one sentence
  * into out ("" when none). */
 void mc_dl_near_miss(const mc_call *c, char *out, size_t len);
+/* The hint of a rank blocked in a collective: this prefix, the
+ * communicator's id (16 hex digits), ':' and its name. */
+#define MC_DL_COLL_HINT "coll:"
 
 /* The answers as the verdict's graph (waitgraph.c); the arrays are borrowed. */
 mc_wg_node *mc_dl_graph_of(node *nodes);

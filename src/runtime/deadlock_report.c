@@ -212,6 +212,48 @@ static int cycle_order(node *nodes, const char *released, int leader, int *order
     return n;
 }
 
+/* The deadlocked ranks blocked in collectives: on which communicator. */
+#define COLL_HINTS 8
+typedef struct {
+    int n;
+    int rank[COLL_HINTS];
+    unsigned long long cid[COLL_HINTS];
+    char comm[COLL_HINTS][64], call[COLL_HINTS][40];
+} coll_hints;
+
+static void coll_hint(coll_hints *h, int rank, const char *hint, const char *call)
+{
+    const char *p = hint + strlen(MC_DL_COLL_HINT);
+    char *end;
+    unsigned long long cid = strtoull(p, &end, 16);
+    if (h->n >= COLL_HINTS || *end != ':')
+        return;
+    h->rank[h->n] = rank;
+    h->cid[h->n] = cid;
+    snprintf(h->comm[h->n], sizeof h->comm[0], "%s", end + 1);
+    snprintf(h->call[h->n], sizeof h->call[0], "%s", call ? call : "a collective");
+    h->n++;
+}
+
+/* Ranks of the cycle blocked in collectives on different communicators:
+ * each waits for members that are in the other collective. */
+static void coll_cause(const coll_hints *h, char *causes, size_t cap)
+{
+    int differ = 0;
+    for (int i = 1; i < h->n; i++)
+        differ |= h->cid[i] != h->cid[0];
+    if (!differ)
+        return;
+    size_t len = strlen(causes);
+    for (int i = 0; i < h->n && len < cap; i++) {
+        snprintf(causes + len, cap - len, "%srank %d is in %s on %s", i ? ", " : len ? "; " : "",
+                 h->rank[i], h->call[i], h->comm[i]);
+        len = strlen(causes);
+    }
+    snprintf(causes + len, cap - len, ": collectives on different communicators, each waiting for "
+             "members that are in another: a communicator mismatch?");
+}
+
 void mc_dl_report_found(node *nodes, node *again, const char *released, int leader, int potential,
                         const mc_call *c)
 {
@@ -223,6 +265,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
     char *msg = mc_calloc(1, 8192);
     char buffered[1024] = "";   /* potential: the sends MPI buffered */
     char causes[1200] = "";     /* near misses the blocked receivers saw (near_miss.c) */
+    coll_hints colls = {0};     /* the communicators of the blocked collectives */
     size_t k = 0;
     int *order = mc_malloc((size_t)p * sizeof *order);
     int norder = order ? cycle_order(nodes, released, leader, order) : 0;
@@ -230,7 +273,9 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         int r = order[oi];
         mc_call_unwire(again[r].details, r, &calls[k]);
         describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
-        if (again[r].hint && again[r].hint[0]) {
+        if (again[r].hint && strncmp(again[r].hint, MC_DL_COLL_HINT, strlen(MC_DL_COLL_HINT)) == 0) {
+            coll_hint(&colls, r, again[r].hint, calls[k].call);
+        } else if (again[r].hint && again[r].hint[0]) {
             size_t len = strlen(causes);
             snprintf(causes + len, sizeof causes - len, "%sat rank %d, %s", len ? "; " : "", r, again[r].hint);
         }
@@ -248,6 +293,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         }
         k++;
     }
+    coll_cause(&colls, causes, sizeof causes);
     free(order);
     if (calls && msg)
         write_dot(nodes, released, calls, k, potential);

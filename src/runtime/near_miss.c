@@ -9,6 +9,12 @@
  * MPI_COMM_WORLD, and this receive waits for tag 2 from it: a tag
  * mismatch?").
  *
+ * A rank blocked in a collective says on which communicator (its id);
+ * the reporting rank names the mismatch when the deadlocked ranks'
+ * collectives are on different ones ("rank 0 is in MPI_Barrier on
+ * MPI_COMM_WORLD, rank 1 in MPI_Barrier on comm#2 ...: a communicator
+ * mismatch?").
+ *
  * A receive whose call names the source, tag and communicator (MPI_Recv,
  * MPI_Probe, MPI_Sendrecv ...) is looked at; for a wait on requests
  * (MPI_Wait of an MPI_Irecv ...), every receive the rank posted whose
@@ -86,6 +92,18 @@ void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
     if (!c || !c->vals)
         return;
     int is = param_of(c, MC_ROLE_SOURCE), it = param_of(c, MC_ROLE_RTAG), ic = param_of(c, MC_ROLE_COMM);
+    /* A blocking collective: which communicator, for the reporting rank to
+     * compare with the others' (deadlock_report.c). */
+    if (c->coll_key && ic >= 0) {
+        for (mc_pcomm *p = mc_pcomms_all(); p; p = p->all_next)
+            if (p->comm == c->vals[ic].comm) {
+                char cname[64];
+                mc_pcomm_name(p->comm, cname, sizeof cname);
+                snprintf(out, len, MC_DL_COLL_HINT "%016llx:%s", (unsigned long long)p->cid, cname);
+                return;
+            }
+        return;
+    }
     if (is >= 0 && it >= 0 && ic >= 0) {
         near_miss_for(c->vals[ic].comm, c->vals[is].i, c->vals[it].i, out, len);
         return;
