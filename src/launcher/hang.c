@@ -208,15 +208,18 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h;
 }
 
-/* Everything whose change means the job moves. */
-static uint64_t signature(const mc_hang_rank *r)
+/* Everything whose change means the job moves: with io, the ranks' read
+ * and write counters too (the dump signal of a report may move those a
+ * little, and only the rest re-arms a report). */
+static uint64_t signature(const mc_hang_rank *r, int io)
 {
     uint64_t h = w.nboards;
     for (size_t i = 0; i < w.nboards; i++) {
         const mc_board_page *b = w.boards[i].page;
         h = mix(h, (uint64_t)r[i].board_state << 1 | (uint64_t)r[i].alive);
         h = mix(h, __atomic_load_n(&b->progress, __ATOMIC_RELAXED));
-        h = mix(h, r[i].alive ? io_of(b->pid) : 0);
+        if (io)
+            h = mix(h, r[i].alive ? io_of(b->pid) : 0);
         for (int t = 0; t < MC_BOARD_THREADS; t++) {
             const mc_board_thread *s = &b->threads[t];
             h = mix(h, (uint64_t)(uint32_t)__atomic_load_n(&s->fn, __ATOMIC_RELAXED));
@@ -240,7 +243,7 @@ static void *watch(void *unused)
     mc_hang_rank *r = mc_calloc(MAX_BOARDS, sizeof *r);
     if (!r)
         return NULL;
-    uint64_t last = 0;
+    uint64_t last = 0, said = 0;
     double since = now_s(), all_gone_since = 0;
     unsigned deadlocks_at_since = 0;
     int reported = 0;
@@ -256,16 +259,19 @@ static void *watch(void *unused)
         int missing[64];
         size_t nmissing = 0;
         int frozen = mc_hang_frozen(r, w.nboards, missing, 64, &nmissing);
-        uint64_t sig = signature(r);
+        uint64_t sig = signature(r, 1), core = signature(r, 0);
         double t = now_s();
         if (!frozen || sig != last) {
             last = sig;
             since = t;
             deadlocks_at_since = deadlocks_reported();
-            reported = 0;
+            /* One report per hang: again only after a call or a state moved. */
+            if (!frozen || core != said)
+                reported = 0;
         }
         else if (!reported && t - since >= w.timeout_s) {
             reported = 1;
+            said = core;
             /* A deadlock the ranks reported while frozen says it already. */
             if (deadlocks_reported() == deadlocks_at_since) {
                 mc_hang_report(w.dir, w.boards, w.nboards, r, missing, nmissing, t - since, w.color);
