@@ -10,7 +10,7 @@ Every tests/programs/*.c starts with a header line
 
   /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
      [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r]
-     [CAUSE: tag|source|communicator] */
+     [CAUSE: tag|source|communicator|start] */
 
 (on one line). RANKS, only with EXPECT <class>, lists world ranks separated
 by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
@@ -18,7 +18,7 @@ cannot make (unchecked-communicator, collective-handshake, checker-memory;
 separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
 CAUSE: a finding of the EXPECT class must name that likely cause ("a tag
-mismatch?") in its message and in its JSON "cause". INJECT: outcome-fail@r runs the program with
+mismatch?"; CAUSE: start, "a missing MPI_Start?") in its message and in its JSON "cause". INJECT: outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -86,6 +86,7 @@ KILL_AFTER_S = 5            # timeout -k
 DEFAULT_TIMEOUT_S = "2"     # mpicheck --timeout when the header gives none
 DEFAULT_MODE = "strict"
 ERROR_EXITCODE = 3          # mpicheck's default --error-exitcode
+CAUSE_TEXT = {"start": "a missing MPI_Start?"}  # CAUSE values not named "a <value> mismatch?"
 STDERR_TAIL = 40
 
 OPENMPI_ENV = {
@@ -312,7 +313,8 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
                                        expect, ",".join(map(str, hdr["ranks"])),
                                        "; ".join(",".join(map(str, r)) or "none"
                                                  for r in sets)))
-            want_cause = "a %s mismatch?" % hdr["cause"] if hdr.get("cause") else None
+            want_cause = (CAUSE_TEXT.get(hdr["cause"], "a %s mismatch?" % hdr["cause"])
+                          if hdr.get("cause") else None)
             if want_cause and not any(
                     f.get("class") == expect and want_cause in (f.get("message") or "")
                     and want_cause in (f.get("cause") or "") for f in findings):

@@ -15,6 +15,10 @@
  * MPI_COMM_WORLD, rank 1 in MPI_Barrier on comm#2 ...: a communicator
  * mismatch?").
  *
+ * Failing those, a persistent send the rank made and never started is
+ * named ("this rank made a persistent send to rank 1 ... and never
+ * started it: a missing MPI_Start?").
+ *
  * A receive whose call names the source, tag and communicator (MPI_Recv,
  * MPI_Probe, MPI_Sendrecv ...) is looked at; for a wait on requests
  * (MPI_Wait of an MPI_Irecv ...), every receive the rank posted whose
@@ -23,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "deadlock_internal.h"
+#include "objects.h"
+#include "stack.h"
 #include "state.h"
 
 static int param_of(const mc_call *c, int role)
@@ -86,6 +92,58 @@ static int near_miss_for(MPI_Comm comm, int src, int tag, char *out, size_t len)
     return 0;
 }
 
+/* A persistent send this rank made and never started (MPI_Send_init and
+ * its siblings without MPI_Start): the message its peer may be waiting
+ * for. The first one found, copied out of the table. */
+typedef struct {
+    int found;
+    mc_origin origin;
+} unstarted_ctx;
+
+static int origin_param(const mc_origin *o, int role)
+{
+    const mc_fn_desc *d = &mc_fn_table[o->fn];
+    for (int i = 0; i < d->nparams && i < o->nvals; i++)
+        if (d->params[i].role == role)
+            return i;
+    return -1;
+}
+
+static void unstarted_send(mc_obj *o, void *arg)
+{
+    unstarted_ctx *u = arg;
+    if (u->found || !o->persistent || o->starts > 0 || o->origin.fn < 0 || o->origin.fn >= MC_FN_COUNT_
+        || origin_param(&o->origin, MC_ROLE_DEST) < 0)
+        return;
+    u->found = 1;
+    u->origin = o->origin;
+}
+
+/* Names the un-started send (the table lock is not held: naming the
+ * communicator may take the engine's, which comes first). */
+static void unstarted_hint(const mc_origin *g, char *out, size_t len)
+{
+    int id = origin_param(g, MC_ROLE_DEST), it = origin_param(g, MC_ROLE_STAG),
+        ic = origin_param(g, MC_ROLE_COMM);
+    if (id < 0 || it < 0 || ic < 0 || g->vals[id].i == MPI_PROC_NULL)
+        return;
+    char cname[64], site[160] = "";
+    mc_pcomm_name(g->vals[ic].comm, cname, sizeof cname);
+    if (g->npcs > 0) {
+        mc_frame fr;
+        uintptr_t pc = g->pcs[0];
+        mc_stack_resolve(&pc, 1, &fr);
+        const char *base = fr.file ? strrchr(fr.file, '/') : NULL;
+        base = base ? base + 1 : fr.file;
+        if (base)
+            snprintf(site, sizeof site, " at %s:%d", base, fr.line);
+        mc_frames_free(&fr, 1);
+    }
+    snprintf(out, len, "this rank made a persistent send to rank %d with tag %d on %s (%s%s) and never "
+             "started it: a missing MPI_Start?", g->vals[id].i, g->vals[it].i, cname,
+             mc_fn_table[g->fn].name, site);
+}
+
 void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
 {
     out[0] = 0;
@@ -105,17 +163,24 @@ void mc_dl_near_miss(const mc_call *c, char *out, size_t len)
         return;
     }
     if (is >= 0 && it >= 0 && ic >= 0) {
-        near_miss_for(c->vals[ic].comm, c->vals[is].i, c->vals[it].i, out, len);
-        return;
-    }
-    /* A wait on requests (MPI_Wait of an MPI_Irecv, ...): the receives this
-     * rank has posted whose envelope has not come. */
-    int looked = 0;
-    for (mc_prec *p = mc_prec_live(); p && looked < 64; p = p->live_next) {
-        if (p->kind != MC_PR_RECV || !p->active || p->checked)
-            continue;
-        looked++;
-        if (near_miss_for(p->comm, p->peer, p->tag, out, len))
+        if (near_miss_for(c->vals[ic].comm, c->vals[is].i, c->vals[it].i, out, len))
             return;
+    } else {
+        /* A wait on requests (MPI_Wait of an MPI_Irecv, ...): the receives
+         * this rank has posted whose envelope has not come. */
+        int looked = 0;
+        for (mc_prec *p = mc_prec_live(); p && looked < 64; p = p->live_next) {
+            if (p->kind != MC_PR_RECV || !p->active || p->checked)
+                continue;
+            looked++;
+            if (near_miss_for(p->comm, p->peer, p->tag, out, len))
+                return;
+        }
     }
+    unstarted_ctx u = {0};
+    MC_LOCK();
+    mc_obj_foreach(MC_OBJ_REQUEST, unstarted_send, &u);
+    MC_UNLOCK();
+    if (u.found)
+        unstarted_hint(&u.origin, out, len);
 }
