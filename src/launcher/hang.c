@@ -140,6 +140,19 @@ int mc_hang_pid_alive(int pid)
     return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
+/* The processor time a process used (user and system, in clock ticks). */
+static unsigned long long cpu_of(int pid)
+{
+    char buf[1024];
+    unsigned long long ut = 0, st = 0;
+    if (read_proc(pid, "stat", buf, sizeof buf) != 0)
+        return 0;
+    const char *p = strrchr(buf, ')');
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+        return 0;
+    return ut + st;
+}
+
 /* The sum of a process's read and write counters: bytes and calls. */
 static unsigned long long io_of(int pid)
 {
@@ -229,6 +242,29 @@ static uint64_t signature(const mc_hang_rank *r, int io)
     return h;
 }
 
+/* After MPI_Finalize: whether every rank of every job returned from it
+ * (or ended) while some processes stay; which stay in lingering, and a
+ * signature of whatever they still do (processor time, I/O). */
+static int after_finalize(const mc_hang_rank *r, char *lingering, uint64_t *sig)
+{
+    int some = 0;
+    *sig = 0;
+    if (!mc_hang_all_known(r, w.nboards))
+        return 0;
+    for (size_t i = 0; i < w.nboards; i++) {
+        lingering[i] = 0;
+        if (!r[i].alive)
+            continue;
+        if (r[i].board_state != MC_BOARD_FINALIZED)
+            return 0;
+        lingering[i] = 1;
+        some = 1;
+        int pid = w.boards[i].page->pid;
+        *sig = mix(mix(*sig, cpu_of(pid)), io_of(pid));
+    }
+    return some;
+}
+
 static unsigned deadlocks_reported(void)
 {
     unsigned n = 0;
@@ -243,7 +279,14 @@ static void *watch(void *unused)
     mc_hang_rank *r = mc_calloc(MAX_BOARDS, sizeof *r);
     if (!r)
         return NULL;
-    uint64_t last = 0, said = 0;
+    uint64_t last = 0, said = 0, last_fin = 0;
+    double fin_since = 0;
+    int fin_said = 0;
+    char *lingering = mc_calloc(MAX_BOARDS, 1);
+    if (!lingering) {
+        free(r);
+        return NULL;
+    }
     double since = now_s(), all_gone_since = 0;
     unsigned deadlocks_at_since = 0;
     int reported = 0;
@@ -281,6 +324,20 @@ static void *watch(void *unused)
                 }
             }
         }
+        /* Every rank returned from MPI_Finalize; some process stays, idle. */
+        uint64_t fin_sig;
+        if (!after_finalize(r, lingering, &fin_sig) || fin_sig != last_fin || fin_since == 0) {
+            last_fin = fin_sig;
+            fin_since = t;
+        }
+        else if (!fin_said && t - fin_since >= w.timeout_s) {
+            fin_said = 1;
+            mc_hang_report_lingering(w.dir, w.boards, w.nboards, lingering, t - fin_since, w.color);
+            if (w.abort_job && w.stop_job) {
+                fprintf(stderr, "mpicheck: ending the job\n");
+                w.stop_job();
+            }
+        }
         /* Every rank's process is gone, but the launcher does not end. */
         int gone = mc_hang_all_known(r, w.nboards);
         for (size_t i = 0; i < w.nboards && gone; i++)
@@ -297,6 +354,7 @@ static void *watch(void *unused)
         }
     }
     free(r);
+    free(lingering);
     return NULL;
 }
 

@@ -38,9 +38,15 @@ static int in_call(const mc_board_thread *s)
     return __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) && __atomic_load_n(&s->fn, __ATOMIC_RELAXED) >= 0;
 }
 
-/* Raises every stuck board's request, signals its threads in MPI, and waits
- * for their answers. Returns the request. */
-static uint32_t ask_stacks(const mc_hang_board *boards, size_t n, const mc_hang_state *st)
+/* The threads asked: those in MPI calls, or (all) every thread with a slot. */
+static int asked(const mc_board_thread *s, int all)
+{
+    return all ? __atomic_load_n(&s->used, __ATOMIC_ACQUIRE) != 0 : in_call(s);
+}
+
+/* Raises the request on every chosen board, signals its threads (asked),
+ * and waits for their answers. Returns the request. */
+static uint32_t ask_stacks(const mc_hang_board *boards, size_t n, const char *chosen, int all)
 {
     uint32_t req = 0;
     for (size_t i = 0; i < n; i++)
@@ -49,21 +55,22 @@ static uint32_t ask_stacks(const mc_hang_board *boards, size_t n, const mc_hang_
     req++;
     for (size_t i = 0; i < n; i++) {
         mc_board_page *b = boards[i].page;
-        if (st[i] != MC_HANG_STUCK || b->dump_signal <= 0)
+        if (!chosen[i] || b->dump_signal <= 0)
             continue;
         __atomic_store_n(&b->dump_request, req, __ATOMIC_RELEASE);
         for (int t = 0; t < MC_BOARD_THREADS; t++)
-            if (in_call(&b->threads[t]))
+            if (asked(&b->threads[t], all))
                 syscall(SYS_tgkill, b->pid, b->threads[t].tid, b->dump_signal);
     }
     for (double end = now_s() + DUMP_WAIT_S; now_s() < end;) {
         int waiting = 0;
         for (size_t i = 0; i < n && !waiting; i++) {
             const mc_board_page *b = boards[i].page;
-            if (st[i] != MC_HANG_STUCK || b->dump_signal <= 0 || !mc_hang_pid_alive(b->pid))
+            if (!chosen[i] || b->dump_signal <= 0 || !mc_hang_pid_alive(b->pid))
                 continue;
             for (int t = 0; t < MC_BOARD_THREADS && !waiting; t++)
-                waiting = in_call(&b->threads[t]) && __atomic_load_n(&b->threads[t].answered, __ATOMIC_ACQUIRE) != req;
+                waiting = asked(&b->threads[t], all)
+                          && __atomic_load_n(&b->threads[t].answered, __ATOMIC_ACQUIRE) != req;
         }
         if (!waiting)
             break;
@@ -96,13 +103,15 @@ static void parse_args(mc_call_text *ct, const char *text, size_t cap)
     }
 }
 
-static void fill_call(mc_call_text *ct, const mc_hang_board *hb, const mc_board_thread *s, uint32_t req)
+/* ct: thread s's call (or, outside one, what stands for it: outside). */
+static void fill_call(mc_call_text *ct, const mc_hang_board *hb, const mc_board_thread *s, uint32_t req,
+                      const char *outside)
 {
     const mc_board_page *b = hb->page;
     memset(ct, 0, sizeof *ct);
     ct->rank = b->world_rank;
     snprintf(ct->job, sizeof ct->job, "%s", b->job);
-    const char *name = mc_hang_fn_name(b, hb->maplen, s->fn);
+    const char *name = s->fn >= 0 ? mc_hang_fn_name(b, hb->maplen, s->fn) : outside;
     ct->call = mc_strdup(name ? name : "(an MPI call)");
     if (__atomic_load_n(&s->answered, __ATOMIC_ACQUIRE) != req)
         return;
@@ -171,18 +180,41 @@ static int cmp_int(const void *a, const void *b)
     return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
+/* Writes f into the part directory (rank-hang.jsonl), prints it, and
+ * frees what it owns. */
+static void emit(const char *dir, mc_finding *f, int color)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/rank-hang.jsonl", dir);
+    FILE *part = fopen(path, "a");
+    if (!part || mc_part_write_finding(part, f) != 0)
+        fprintf(stderr, "mpicheck: cannot write the hang finding into %s\n", path);
+    if (part)
+        fclose(part);
+    char *text = mc_finding_format_text(f, color);
+    if (text) {
+        fputs(text, stderr);
+        fflush(stderr);
+        free(text);
+    }
+    mc_finding_clear(f);
+}
+
 void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, const mc_hang_rank *r,
                     const int *missing, size_t nmissing, double frozen_s, int color)
 {
     mc_hang_state *st = mc_calloc(n, sizeof *st);
+    char *chosen = mc_calloc(n, 1);
     size_t *order = mc_calloc(n, sizeof *order);
     mc_call_text *calls = mc_calloc(n * MC_BOARD_THREADS, sizeof *calls);
     int *ranks = mc_calloc(n, sizeof *ranks);
     char *msg = mc_malloc(8192);
-    if (!st || !order || !calls || !ranks || !msg)
+    if (!st || !chosen || !order || !calls || !ranks || !msg)
         goto out;
     mc_hang_states(r, n, st);
-    uint32_t req = ask_stacks(boards, n, st);
+    for (size_t i = 0; i < n; i++)
+        chosen[i] = st[i] == MC_HANG_STUCK;
+    uint32_t req = ask_stacks(boards, n, chosen, 0);
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     qsort_r(order, n, sizeof *order, cmp_board, (void *)boards);
@@ -203,7 +235,7 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
             if (!in_call(&b->threads[t]))
                 continue;
             mc_call_text *ct = &calls[ncalls++];
-            fill_call(ct, &boards[i], &b->threads[t], req);
+            fill_call(ct, &boards[i], &b->threads[t], req, NULL);
             mc_call_site_text(ct, site, sizeof site);
             put(msg, cap, &len, "%s%s%s in %s%s%s%s", sep, who(b, name, sizeof name),
                 which_thread(b, &b->threads[t], thread, sizeof thread), ct->call,
@@ -248,27 +280,53 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
 
     mc_finding f = {.cls = MC_CLASS_HANG, .severity = mc_class_default_severity(MC_CLASS_HANG),
                     .message = msg, .ranks = ranks, .nranks = nranks, .calls = calls, .ncalls = ncalls};
-    char path[4096];
-    snprintf(path, sizeof path, "%s/rank-hang.jsonl", dir);
-    FILE *part = fopen(path, "a");
-    if (!part || mc_part_write_finding(part, &f) != 0)
-        fprintf(stderr, "mpicheck: cannot write the hang finding into %s\n", path);
-    if (part)
-        fclose(part);
-    char *text = mc_finding_format_text(&f, color);
-    if (text) {
-        fputs(text, stderr);
-        fflush(stderr);
-        free(text);
-    }
-    mc_finding_clear(&f);
+    emit(dir, &f, color);
     msg = NULL;
     calls = NULL;
     ranks = NULL;
 out:
     free(st);
+    free(chosen);
     free(order);
     free(calls);
     free(ranks);
     free(msg);
+}
+
+void mc_hang_report_lingering(const char *dir, const mc_hang_board *boards, size_t n, const char *lingering,
+                              double still_s, int color)
+{
+    mc_call_text *calls = mc_calloc(n * MC_BOARD_THREADS, sizeof *calls);
+    int *ranks = mc_calloc(n, sizeof *ranks);
+    char *msg = mc_malloc(4096);
+    if (!calls || !ranks || !msg) {
+        free(calls);
+        free(ranks);
+        free(msg);
+        return;
+    }
+    uint32_t req = ask_stacks(boards, n, lingering, 1);
+    size_t len = 0, ncalls = 0, nranks = 0;
+    char name[96];
+    put(msg, 4096, &len, "the job did not end: every rank returned from MPI_Finalize, but");
+    const char *sep = " ";
+    for (size_t i = 0; i < n; i++) {
+        const mc_board_page *b = boards[i].page;
+        if (!lingering[i])
+            continue;
+        put(msg, 4096, &len, "%s%s", sep, who(b, name, sizeof name));
+        sep = ", ";
+        if (b->job[0] == '\0')
+            ranks[nranks++] = b->world_rank;
+        for (int t = 0; t < MC_BOARD_THREADS; t++)
+            if (asked(&b->threads[t], 1))
+                fill_call(&calls[ncalls++], &boards[i], &b->threads[t], req, "after MPI_Finalize");
+    }
+    put(msg, 4096, &len, " still ran %.0f s later without using the processor or reading or writing "
+        "anything: a thread that waits forever, or an exit handler that hangs? The stacks of its threads "
+        "that called MPI follow", still_s);
+    qsort(ranks, nranks, sizeof *ranks, cmp_int);
+    mc_finding f = {.cls = MC_CLASS_HANG, .severity = mc_class_default_severity(MC_CLASS_HANG),
+                    .message = msg, .ranks = ranks, .nranks = nranks, .calls = calls, .ncalls = ncalls};
+    emit(dir, &f, color);
 }

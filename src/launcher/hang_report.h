@@ -15,4 +15,9 @@
 void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, const mc_hang_rank *r,
                     const int *missing, size_t nmissing, double frozen_s, int color);
 
+/* The job after MPI_Finalize: the ranks with lingering[i] set returned
+ * from it but their processes stayed, idle, for still_s seconds. */
+void mc_hang_report_lingering(const char *dir, const mc_hang_board *boards, size_t n, const char *lingering,
+                              double still_s, int color);
+
 #endif

@@ -140,8 +140,9 @@ __attribute__((noinline)) size_t mc_stack_capture(uintptr_t *pcs, size_t max)
  * interrupted a wrapper: [handler and ours] [the signal frame, MPI's own
  * frames] [the wrapper] [the program]. Only the program's frames are
  * kept: the first run of the checker's frames after MPI's marks where it
- * starts. */
-__attribute__((noinline)) size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max)
+ * starts. A thread interrupted outside MPI (in_mpi 0): every frame after
+ * the handler's. */
+__attribute__((noinline)) size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max, int in_mpi)
 {
     void *raw[RAW_MAX];
     size_t n = 0;
@@ -156,12 +157,14 @@ __attribute__((noinline)) size_t mc_stack_capture_interrupted(uintptr_t *pcs, si
 #else
     int got = unw_backtrace(raw, RAW_MAX);
 #endif
-    int part = 0;       /* 0 handler, 1 MPI, 2 wrapper, 3 program */
+    int part = 0;       /* 0 handler, 1 MPI, 2 wrapper, 3 program, 4 the signal frame */
     for (int i = 0; i < got && n < max; i++) {
         uintptr_t pc = (uintptr_t)raw[i];
         int ours = pc >= lo && pc < hi;
+        if (part == 4)
+            part = 3;
         if (part == 0 && !ours)
-            part = 1;
+            part = in_mpi ? 1 : 4;      /* outside MPI: everything after the signal's frame */
         else if (part == 1 && ours)
             part = 2;
         else if (part == 2 && !ours)

@@ -21,10 +21,11 @@
 size_t mc_stack_capture(uintptr_t *pcs, size_t max);
 
 /* The same from a signal handler that interrupted this thread inside an
- * MPI call: only the program's frames (outward of the wrapper), none of
- * the handler's, the signal frame's or MPI's. 0 before the first capture
- * of the process (nothing is computed from a handler). */
-size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max);
+ * MPI call (in_mpi): only the program's frames (outward of the wrapper),
+ * none of the handler's, the signal frame's or MPI's; outside one, every
+ * frame after the handler's. 0 before the first capture of the process
+ * (nothing is computed from a handler). */
+size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max, int in_mpi);
 
 /* Resolves return addresses to frames (function, file, line, module) with
  * libdw. Each pc is a return address: the call instruction is looked up.

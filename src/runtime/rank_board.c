@@ -57,7 +57,7 @@ static void on_dump(int sig, siginfo_t *si, void *uc)
         return;
     int saved = errno;
     uintptr_t pcs[MC_BOARD_FRAMES];
-    size_t n = mc_stack_capture_interrupted(pcs, MC_BOARD_FRAMES);
+    size_t n = mc_stack_capture_interrupted(pcs, MC_BOARD_FRAMES, s->fn >= 0);
     for (size_t i = 0; i < n; i++)
         s->pcs[i] = pcs[i];
     s->nframes = (int32_t)n;
