@@ -97,6 +97,14 @@ static char *render_int(const mc_param_desc *pd, int v)
 
 static char *render_ptr(const mc_param_desc *pd, const void *p)
 {
+    /* The "ignore" constants by name: Open MPI's are NULL, MPICH's are
+     * small integers, and "status=0x1" says nothing. */
+    if (pd->name && strcmp(pd->name, "status") == 0 && p == (const void *)MPI_STATUS_IGNORE)
+        return mc_strdup("MPI_STATUS_IGNORE");
+    if (pd->name && strcmp(pd->name, "array_of_statuses") == 0 && p == (const void *)MPI_STATUSES_IGNORE)
+        return mc_strdup("MPI_STATUSES_IGNORE");
+    if (pd->name && strcmp(pd->name, "array_of_errcodes") == 0 && p == (const void *)MPI_ERRCODES_IGNORE)
+        return mc_strdup("MPI_ERRCODES_IGNORE");
     if (p == NULL) return mc_strdup("NULL");
     if (pd->role >= MC_ROLE_SBUF && pd->role <= MC_ROLE_COLLBUF_SUM && p == MPI_IN_PLACE)
         return mc_strdup("MPI_IN_PLACE");
