@@ -191,10 +191,11 @@ static void look(size_t i, mc_hang_rank *r)
     r->board_state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
     r->alive = mc_hang_pid_alive(b->pid);
     /* A process this launcher never saw (another PID namespace, a
-     * container) is not known to have ended: it counts as free. */
+     * container) is not known to have ended, unless its board says so
+     * (a short rank can start and end between two looks): free. */
     if (r->alive)
         w.seen_alive[i] = 1;
-    else if (!w.seen_alive[i]) {
+    else if (!w.seen_alive[i] && r->board_state != MC_BOARD_FINALIZED && r->board_state != MC_BOARD_EXITED) {
         r->alive = 1;
         r->board_state = MC_BOARD_RUNNING;
         return;
