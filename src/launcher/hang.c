@@ -295,7 +295,9 @@ static void *watch(void *unused)
      * each look opens two /proc files per rank. */
     double every = w.timeout_s / 20 < 0.25 ? 0.25 : w.timeout_s / 20 > 1.0 ? 1.0 : w.timeout_s / 20;
     while (!w.stop) {
-        struct timespec nap = {0, (long)(every * 1e9)};
+        /* tv_nsec must stay below 1e9: a nap of 1 s is {1, 0} (nanosleep
+         * refuses {0, 1e9} at once, and the watch spun on a core). */
+        struct timespec nap = {(time_t)every, (long)((every - (double)(time_t)every) * 1e9)};
         nanosleep(&nap, NULL);
         scan();
         for (size_t i = 0; i < w.nboards; i++)
