@@ -284,7 +284,7 @@ void mc_eng_before_block(void)
     mc_eng_unlock();
 }
 
-static int servicing;    /* inside mc_eng_service (an error handler may run there) */
+static __thread int servicing;   /* this thread is inside mc_eng_service (an error handler may run there) */
 
 void mc_eng_service(void)
 {
@@ -300,7 +300,13 @@ void mc_eng_service(void)
     servicing--;
 }
 
-static double now_s(void);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 int mc_eng_settle(double seconds)
 {
@@ -314,13 +320,6 @@ int mc_eng_settle(double seconds)
         nanosleep(&ts, NULL);
     }
     return *mc_coll_hook.npending == 0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Whether this wait lacks only strict-mode acknowledgments. */

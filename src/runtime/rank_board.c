@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE /* gettid */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,13 +35,21 @@ __thread mc_board_thread *mc_board_slot __attribute__((tls_model("initial-exec")
 int mc_board_on;
 
 static mc_board_page *mine;
-static pid_t mine_pid;
 /* The slot of threads past MC_BOARD_THREADS: written, never read. */
 static mc_board_thread overflow_slot;
 
 mc_board_page *mc_board_page_mine(void)
 {
-    return mine && mine_pid == getpid() ? mine : NULL;
+    return mine;
+}
+
+/* A child the program forks (and that does not exec) is not the rank: it
+ * must not write the rank's board. No getpid() on the call path. */
+static void forget_in_child(void)
+{
+    mine = NULL;
+    mc_board_on = 0;
+    mc_board_slot = NULL;
 }
 
 static void on_dump(int sig, siginfo_t *si, void *uc)
@@ -149,7 +158,7 @@ void mc_board_open(const char *job, int world_size)
     mc_stack_capture(warm, 1);
     b->dump_signal = install_dump_signal();
     __atomic_store_n(&b->magic, MC_BOARD_MAGIC, __ATOMIC_RELEASE);
-    mine_pid = getpid();
+    pthread_atfork(NULL, NULL, forget_in_child);
     mine = b;
     __atomic_store_n(&mc_board_on, 1, __ATOMIC_RELEASE);
 }
