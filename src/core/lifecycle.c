@@ -250,16 +250,18 @@ void mc_runtime_after_init(int provided)
     mc_rank_exit_install();
     mc_board_open(mc_st.job, mc_st.world_size);     /* when the rank was not known at MPI_Init's entry */
     mc_board_state(MC_BOARD_RUNNING);
+    mc_board_one_caller(provided != MPI_THREAD_MULTIPLE);
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
-    /* Several threads of a rank may wait at once: "this rank is blocked"
-     * then means nothing, so the deadlock detector runs only while the
-     * program has no thread besides its main one (core/threads.c). Said
-     * once, so a clean report is not read as "no deadlock possible". */
+    /* A deadlock is proven only while no thread of the program could
+     * still make the releasing call (runtime/deadlock_answer.c), and the
+     * strict-mode wait for receives is off under MPI_THREAD_MULTIPLE
+     * (engine.c). Said once, so a clean report is not read as "no
+     * deadlock possible". */
     if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
-        fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: deadlock detection "
-                        "runs only while a rank has no thread besides its main one, and potential-deadlock "
-                        "detection is off (other checks run; under the mpicheck launcher a job whose threads all "
-                        "hang in MPI is still reported, as a hang)\n");
+        fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: a deadlock is proven only "
+                        "while every thread of the program waits in MPI (or in pthread_join), and "
+                        "potential-deadlock detection is off (under the mpicheck launcher a job whose "
+                        "threads all hang in MPI is still reported, as a hang)\n");
 }
 

@@ -12,6 +12,11 @@
  * for (mpi4py asks for MPI_THREAD_MULTIPLE by default). Threads a library
  * starts outside MPI (an OpenMP or BLAS pool) count as the program's: the
  * detector stays off there, never wrong.
+ *
+ * pthread_join is wrapped too: a thread of the program that waits for
+ * another to end can make no MPI call until it does, so it counts as
+ * blocked beside the threads that wait in MPI (mc_st.app_joining; the
+ * detector's rule is in runtime/deadlock_answer.c).
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
@@ -85,6 +90,23 @@ MC_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void
             mc_board_app_threads(__atomic_sub_fetch(&mc_st.app_threads, 1, __ATOMIC_RELAXED));
         free(b);
     }
+    return rc;
+}
+
+MC_EXPORT int pthread_join(pthread_t thread, void **retval)
+{
+    static int (*real)(pthread_t, void **);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pthread_join");
+    if (!real)
+        return ESRCH;
+    /* Only the program's threads, outside MPI calls, count. */
+    int counted = !library_thread && mc_depth == 0;
+    if (counted)
+        mc_board_joining(__atomic_add_fetch(&mc_st.app_joining, 1, __ATOMIC_RELAXED));
+    int rc = real(thread, retval);
+    if (counted)
+        mc_board_joining(__atomic_sub_fetch(&mc_st.app_joining, 1, __ATOMIC_RELAXED));
     return rc;
 }
 #endif

@@ -202,6 +202,8 @@ static void look(size_t i, mc_hang_rank *r)
     }
     r->overflow = b->overflow;
     r->app_threads = b->app_threads;
+    r->joining = b->joining;
+    r->one_caller = b->one_caller;
     r->spawning = b->spawning;
     for (int t = 0; t < MC_BOARD_THREADS; t++) {
         const mc_board_thread *s = &b->threads[t];

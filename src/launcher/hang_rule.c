@@ -55,7 +55,8 @@ void mc_hang_states(const mc_hang_rank *r, size_t n, mc_hang_state *out)
         const mc_hang_rank *x = &r[i];
         if (!x->alive || x->board_state == MC_BOARD_FINALIZED || x->board_state == MC_BOARD_EXITED)
             out[i] = MC_HANG_ENDED;
-        else if (x->overflow || x->in_outside_wait > 0 || x->in_mpi < 1 + x->app_threads)
+        else if (x->overflow || x->in_outside_wait > 0 || x->in_mpi < 1
+                 || (!x->one_caller && x->in_mpi + x->joining < 1 + x->app_threads))
             out[i] = MC_HANG_FREE;
         else if (x->in_spawn > 0 && !spawn_children_there(r, n, x))
             out[i] = MC_HANG_FREE;

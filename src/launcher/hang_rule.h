@@ -5,7 +5,9 @@
  * tries the rule on made-up jobs.
  *
  * The rule (docs/design.md, "Hangs"): a job is frozen when every rank of
- * it is stuck (each of its program's threads inside an MPI call) or has
+ * it is stuck (each of its program's threads inside an MPI call or joining
+ * another; under a thread level below MPI_THREAD_MULTIPLE, one thread
+ * inside an MPI call, since no other may call MPI meanwhile) or has
  * ended (returned from MPI_Finalize, exited, or gone), at least one is
  * stuck, and every rank is known. It is hung when it stays frozen with no
  * progress (launcher/hang.c) for --hang-timeout. A rank is never stuck
@@ -29,6 +31,8 @@ typedef struct {
     int alive;                  /* the process runs (not gone, not a zombie) */
     int overflow;
     int app_threads;            /* the program's threads besides the main one */
+    int joining;                /* ... of them and the main one, those in pthread_join */
+    int one_caller;             /* the thread level lets one thread at a time call MPI */
     int in_mpi;                 /* threads inside an MPI call */
     int in_init;                /* ... of which in MPI_Init / MPI_Init_thread */
     int in_outside_wait;        /* ... in MPI_Comm_accept / connect / join */

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
-#define MC_BOARD_VERSION 2
+#define MC_BOARD_VERSION 3
 #define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
 #define MC_BOARD_THREADS 16             /* program threads followed per process */
 #define MC_BOARD_FRAMES 32
@@ -75,6 +75,9 @@ typedef struct {
     char job[48];           /* "" in the job mpicheck started, "spawn 0.1" ... (mc_call_text.job) */
     int32_t app_threads;    /* threads of the program alive besides the main one */
     int32_t overflow;       /* more program threads called MPI than there are slots: never judged */
+    int32_t joining;        /* of the program's threads, those waiting in pthread_join */
+    int32_t one_caller;     /* 1: the provided thread level lets one thread at a time call MPI
+                             * (below MPI_THREAD_MULTIPLE); 0 until MPI_Init_thread returned */
     uint64_t progress;      /* operations the checker's engine completed (messages matched) */
     uint32_t deadlocks;     /* deadlock findings this rank reported */
     int32_t dump_signal;    /* the signal whose handler answers dump requests; 0: none */

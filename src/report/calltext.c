@@ -25,7 +25,8 @@ static void sep(char *buf, size_t cap, size_t *len, char c)
 }
 
 /* One line per item: "C call", "A name value", "F function file line module pc",
- * fields separated by tabs (put() keeps tabs and newlines out of values). */
+ * "T tid name" (the thread, when named), fields separated by tabs (put()
+ * keeps tabs and newlines out of values). */
 void mc_calltext_serialize(const mc_call_text *ct, char *buf, size_t cap)
 {
     size_t len = 0;
@@ -35,6 +36,15 @@ void mc_calltext_serialize(const mc_call_text *ct, char *buf, size_t cap)
     sep(buf, cap, &len, '\t');
     put(buf, cap, &len, ct->call);
     sep(buf, cap, &len, '\n');
+    if (ct->tid > 0) {
+        sep(buf, cap, &len, 'T');
+        sep(buf, cap, &len, '\t');
+        snprintf(num, sizeof num, "%d", ct->tid);
+        put(buf, cap, &len, num);
+        sep(buf, cap, &len, '\t');
+        put(buf, cap, &len, ct->thread_name);
+        sep(buf, cap, &len, '\n');
+    }
     for (size_t i = 0; i < ct->nargs; i++) {
         sep(buf, cap, &len, 'A');
         sep(buf, cap, &len, '\t');
@@ -97,6 +107,12 @@ void mc_calltext_parse(const char *text, int rank, mc_call_text *ct)
             ct->args[ct->nargs].name = field(&q);
             ct->args[ct->nargs].value = field(&q);
             ct->nargs++;
+        } else if (kind == 'T') {
+            char *tid = field(&q), *name = field(&q);
+            ct->tid = tid ? atoi(tid) : 0;
+            snprintf(ct->thread_name, sizeof ct->thread_name, "%s", name ? name : "");
+            free(tid);
+            free(name);
         } else if (kind == 'F' && ct->stack && ct->nframes < nf) {
             mc_frame *f = &ct->stack[ct->nframes++];
             f->function = field(&q);

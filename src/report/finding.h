@@ -77,6 +77,9 @@ typedef struct {
     size_t nframes;
     char job[48];       /* whose MPI_COMM_WORLD: "" the job mpicheck started; "spawn 0.1" the
                          * processes started by world rank 0's first MPI_Comm_spawn (inter/spawn.c) */
+    int tid;            /* the calling thread's id (gettid), when its rank runs several threads
+                         * of the program; 0: not named */
+    char thread_name[16];   /* its name (pthread_setname_np), "" when unset */
 } mc_call_text;
 
 typedef struct {

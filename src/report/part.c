@@ -124,6 +124,12 @@ static json_t *call_to_json(const mc_call_text *c)
         json_decref(o);
         o = NULL;
     }
+    if (o && c->tid > 0
+        && json_object_set_new(o, "thread", json_pack("{s:i, s:o}", "id", c->tid, "name",
+                                                        mc_json_str(c->thread_name[0] ? c->thread_name : NULL)))) {
+        json_decref(o);
+        o = NULL;
+    }
     return o;
 }
 
@@ -357,6 +363,13 @@ static int call_from_json(const json_t *o, mc_call_text *c)
     const json_t *job = json_object_get(o, "job");
     if (json_is_string(job))
         snprintf(c->job, sizeof c->job, "%s", json_string_value(job));
+    const json_t *thread = json_object_get(o, "thread");
+    if (json_is_object(thread)) {
+        json_int_t id = json_integer_value(json_object_get(thread, "id"));
+        const char *name = json_string_value(json_object_get(thread, "name"));
+        c->tid = id > 0 && id < 1 << 30 ? (int)id : 0;
+        snprintf(c->thread_name, sizeof c->thread_name, "%s", name ? name : "");
+    }
     args = json_object_get(o, "args");
     if (args && !json_is_null(args)) {
         if (!json_is_object(args))

@@ -147,6 +147,8 @@ static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
     const mc_fn_desc *d = &mc_fn_table[fn];
     ct->rank = run.world_rank;
     snprintf(ct->job, sizeof ct->job, "%s", run.job ? run.job : "");
+    ct->tid = 0;
+    ct->thread_name[0] = 0;
     ct->call = mc_strdup(d->name);
     ct->nargs = 0;
     ct->args = mc_calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);

@@ -65,9 +65,18 @@ static void put_frame(FILE *m, const mc_frame *fr)
 static void put_call(FILE *m, const mc_call_text *c)
 {
     if (c->rank >= 0)
-        fprintf(m, "mpicheck:   rank %d%s%s: ", c->rank, c->job[0] ? " of " : "", c->job);
+        fprintf(m, "mpicheck:   rank %d%s%s", c->rank, c->job[0] ? " of " : "", c->job);
     else
-        fprintf(m, "mpicheck:   rank ?%s%s: ", c->job[0] ? " of " : "", c->job);
+        fprintf(m, "mpicheck:   rank ?%s%s", c->job[0] ? " of " : "", c->job);
+    if (c->tid > 0) {
+        fprintf(m, ", thread %d", c->tid);
+        if (c->thread_name[0]) {
+            fputs(" \"", m);
+            put_str(m, c->thread_name, "");
+            fputc('"', m);
+        }
+    }
+    fputs(": ", m);
     put_str(m, c->call, "?");
     fputc('(', m);
     for (size_t i = 0; c->args && i < c->nargs; i++) {

@@ -21,21 +21,35 @@
 
 void mc_call_wire(const mc_call *c, char *text, size_t cap)
 {
+    uintptr_t pcs[MC_ORIGIN_MAX_PCS * 2];
+    size_t np = mc_stack_capture(pcs, sizeof pcs / sizeof pcs[0]);
+    mc_call_wire_of(c, pcs, np, 0, NULL, text, cap);
+}
+
+void mc_call_wire_of(const mc_call *c, const uintptr_t *stack, size_t nstack, int tid, const char *thread_name,
+                     char *text, size_t cap)
+{
     mc_call_text ct;
     mc_report_fill_call_args(&ct, c);
+    ct.tid = tid;
+    snprintf(ct.thread_name, sizeof ct.thread_name, "%s", thread_name ? thread_name : "");
     /* Python frames travel as text (the receiver has no interpreter of
-     * this process); the C frames as call sites after them. */
-    mc_stack_prepend_python(&ct.stack, &ct.nframes);
+     * this process); the C frames as call sites after them. Only the
+     * calling thread's interpreter state is at hand. */
+    if (!tid)
+        mc_stack_prepend_python(&ct.stack, &ct.nframes);
     mc_calltext_serialize(&ct, text, cap);
     mc_finding tmp = {.calls = mc_malloc(sizeof ct), .ncalls = 1};
     if (tmp.calls) {
         tmp.calls[0] = ct;
         mc_finding_clear(&tmp);
     }
-    uintptr_t pcs[MC_ORIGIN_MAX_PCS * 2];
-    size_t np = mc_stack_capture(pcs, sizeof pcs / sizeof pcs[0]);
+    uintptr_t one;
+    const uintptr_t *pcs = stack;
+    size_t np = nstack;
     if (np == 0 && c->caller) {
-        pcs[0] = (uintptr_t)c->caller;
+        one = (uintptr_t)c->caller;
+        pcs = &one;
         np = 1;
     }
     for (size_t i = 0; i < np; i++) {

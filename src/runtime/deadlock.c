@@ -44,6 +44,7 @@ static void node_clear(node *n)
     free(n->clause_len);
     free(n->ranks);
     free(n->clause_key);
+    free(n->alt_len);
     free(n->started);
     free(n->details);
     free(n->hint);
@@ -72,6 +73,9 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
     if (h.nclauses > 0 && (n->clause_key = mc_malloc((size_t)h.nclauses * 8)))
         memcpy(n->clause_key, p, (size_t)h.nclauses * 8);
     p += h.nclauses * 8;
+    if (h.nalts > 0 && h.nalts <= 4096 && (n->alt_len = mc_malloc((size_t)h.nalts * 4)))
+        memcpy(n->alt_len, p, (size_t)h.nalts * 4);
+    p += h.nalts > 0 ? h.nalts * 4 : 0;
     if (h.nstarted > 0 && (n->started = mc_malloc((size_t)h.nstarted * 8)))
         memcpy(n->started, p, (size_t)h.nstarted * 8);
     p += h.nstarted * 8;
@@ -81,14 +85,14 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
     if (h.hint_len > 0 && p + h.hint_len <= buf + len)
         n->hint = mc_strndup(p, (size_t)h.hint_len);
     if ((h.nclauses > 0 && (!n->clause_len || !n->clause_key)) || (h.nranks > 0 && !n->ranks)
-        || (h.nstarted > 0 && !n->started)) {
+        || (h.nstarted > 0 && !n->started) || (h.nalts > 0 && !n->alt_len)) {
         /* Part of the answer could not be kept (the checker's memory ran
          * out): the rank waits for something unknown, never blamed. */
         node_clear(n);
         n->state = 2;
         n->h = h;
         n->h.unknown = 1;
-        n->h.nclauses = n->h.nranks = n->h.nstarted = n->h.details_len = n->h.hint_len = 0;
+        n->h.nclauses = n->h.nranks = n->h.nstarted = n->h.details_len = n->h.hint_len = n->h.nalts = 0;
     }
 }
 
@@ -151,7 +155,9 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
     if (!buf)
         return 0;
     for (;;) {
+        mc_eng_lock();      /* the answer reads every waiting thread's record */
         mc_dl_service();
+        mc_eng_unlock();
         int flag = 0;
         MPI_Status st;
         PMPI_Iprobe(MPI_ANY_SOURCE, TAG_REPLY, mc_st.world_dup, &flag, &st);
@@ -236,6 +242,8 @@ mc_wg_node *mc_dl_graph_of(node *nodes)
         g[r].clause_key = n->clause_key;
         g[r].started = n->started;
         g[r].nstarted = n->started ? n->h.nstarted : 0;
+        g[r].nalts = n->alt_len ? n->h.nalts : 0;
+        g[r].alt_len = n->alt_len;
     }
     return g;
 }
@@ -300,11 +308,17 @@ static int detect_counter;
 int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
 {
     (void)describe;
-    if (!mc_dl_one_thread() || mc_st.world_dup == MPI_COMM_NULL || !mc_dl_w.ready || !mc_dl_w.blocked)
-        return 0;
+    (void)ctx;
     static int reported;
-    if (reported)
+    if (reported || mc_st.world_dup == MPI_COMM_NULL)
         return 0;
+    mc_eng_lock();
+    mc_dl_wait_state *self = mc_dl_mine();
+    int blocked = self && self->ready && self->blocked && mc_dl_rank_blocked();
+    mc_eng_unlock();
+    if (!blocked)
+        return 0;       /* another thread of the program could still release it */
+    int entered = mc_dl_enter(1);
     int p = mc_st.world_size, me = mc_st.world_rank;
     int id = ((++detect_counter) & 0xffff) * 65536 + (me & 0xffff);
     node *nodes = mc_calloc((size_t)p, sizeof *nodes);
@@ -312,6 +326,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
     if (!nodes || !released) {
         free(nodes);
         free(released);
+        mc_dl_leave(entered);
         return 0;
     }
     double grace = mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
@@ -325,7 +340,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
     ask(nodes, id, me, 0);      /* this rank answers itself through the same path */
     for (int r = 0; all_asked && r < p; r++)
         ask(nodes, id, r, 0);
-    if (!gather(nodes, id, 0, grace, mc_dl_w.ready, mc_dl_w.ctx, all_asked))
+    if (!gather(nodes, id, 0, grace, self->ready, self->ctx, all_asked))
         goto out;
     int leader, potential;
     if (!verdict(nodes, released, &leader, &potential))
@@ -335,7 +350,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
      * this rank's closure (a rank in MPI_Finalize waiting on the deadlock),
      * so the report names every rank that can never be released. */
     if (all_asked) {
-        if (!gather(nodes, id, 0, 0.05, mc_dl_w.ready, mc_dl_w.ctx, 0))
+        if (!gather(nodes, id, 0, 0.05, self->ready, self->ctx, 0))
             goto out;
         if (!verdict(nodes, released, &leader, &potential))
             goto out;
@@ -350,12 +365,12 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
     for (int r = 0; r < p; r++)
         if (!released[r])
             ask(again, id2, r, 1);
-    int stable = gather(again, id2, 1, grace, mc_dl_w.ready, mc_dl_w.ctx, 0);
+    int stable = gather(again, id2, 1, grace, self->ready, self->ctx, 0);
     for (int r = 0; r < p && stable; r++)
         if (!released[r] && (again[r].state != 2 || !again[r].h.blocked || again[r].h.epoch != nodes[r].h.epoch))
             stable = 0;
     if (stable) {
-        mc_dl_report_found(nodes, again, released, leader, potential, mc_dl_w.call ? mc_dl_w.call : c);
+        mc_dl_report_found(nodes, again, released, leader, potential, self->call ? self->call : c);
         if (potential) {
             for (int r = 0; r < p; r++) {
                 if (released[r] || !nodes[r].h.relaxable)
@@ -363,8 +378,8 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
                 int rel[2] = {again[r].h.epoch, 0};
                 if (r == me) {
                     mc_dl_relax = 1;
-                    if (mc_dl_w.call)
-                        mc_dl_relax_site(mc_dl_w.call->caller);
+                    if (self->call)
+                        mc_dl_relax_site(self->call->caller);
                     result = 1;
                 } else {
                     mc_dl_send_bytes(rel, (int)sizeof rel, r, TAG_RELAX);
@@ -384,5 +399,6 @@ out:
         node_clear(&nodes[r]);
     free(nodes);
     free(released);
+    mc_dl_leave(entered);
     return result;
 }

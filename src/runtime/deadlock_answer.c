@@ -7,10 +7,13 @@
  * wait loop or a p2p call (mc_dl_service); one that does not answer is
  * computing, and is never blamed.
  */
+#define _GNU_SOURCE /* gettid, pthread_getname_np */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "runtime_internal.h"
 #include "skipped.h"
 #include "report.h"
@@ -19,9 +22,12 @@
 #include "deadlock_internal.h"
 #include "stack.h"
 
-/* ---- this rank's wait ----------------------------------------------------- */
+/* ---- this rank's waits ---------------------------------------------------- */
 
-mc_dl_wait_state mc_dl_w;       /* this rank's wait (one per process) */
+mc_dl_wait_state mc_dl_waits[MC_DL_THREADS];   /* one per waiting thread; engine lock */
+int mc_dl_epoch;
+static __thread mc_dl_wait_state *mine;
+static int nwaits;              /* records in use */
 int mc_dl_relax;                /* a relax message came for the current wait */
 static double deferred_until;   /* a lower rank's detection is under way */
 int mc_dl_release_epoch;
@@ -47,26 +53,65 @@ int mc_dl_site_relaxed(const void *site)
     return 0;
 }
 
-
-int mc_dl_one_thread(void)
+mc_dl_wait_state *mc_dl_mine(void)
 {
-    return mc_st.thread_level != MPI_THREAD_MULTIPLE || __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) == 0;
+    return mine;
+}
+
+/* The rule (docs/design.md, "The program's threads"): a rank is blocked
+ * only when no thread of the program could still make the call that
+ * releases a waiting one. Under MPI_THREAD_MULTIPLE that means every
+ * thread the program runs (core/threads.c: the main one and those it
+ * started outside MPI calls) waits in the engine, or waits in
+ * pthread_join for one that can only end after it returns; a thread that
+ * computes, sleeps or waits elsewhere could still call MPI. Under the
+ * other levels no other thread may call MPI while one is inside it. */
+int mc_dl_rank_blocked(void)
+{
+    if (nwaits == 0)
+        return 0;
+    if (mc_st.thread_level != MPI_THREAD_MULTIPLE)
+        return 1;
+    int threads = __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) + 1,
+        joining = __atomic_load_n(&mc_st.app_joining, __ATOMIC_RELAXED);
+    return nwaits + joining >= threads;
 }
 
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
-    /* One wait per process is described; with several threads of the
-     * program (core/threads.c) the detector stays off (mc_dl_detect), and
-     * so does this. */
-    if (!mc_dl_one_thread())
-        return;
-    mc_dl_w.ready = ready;
-    mc_dl_w.call = c;
-    mc_dl_w.describe = describe;
-    mc_dl_w.ctx = ctx;
-    mc_dl_w.blocked = 1;
-    mc_dl_w.epoch++;
+    mc_dl_wait_state *w = mine;
+    for (int i = 0; !w && i < MC_DL_THREADS; i++)
+        if (!mc_dl_waits[i].blocked)
+            w = &mc_dl_waits[i];
+    if (!w)
+        return;     /* more waiting threads than records: never blocked (nwaits short) */
+    if (!mine)
+        nwaits++;
+    mine = w;
+    w->ready = ready;
+    w->call = c;
+    w->describe = describe;
+    w->ctx = ctx;
+    w->blocked = 1;
+    w->npcs = 0;
+    w->tid = 0;
+    mc_dl_epoch++;
     mc_dl_relax = 0;
+}
+
+void mc_dl_note_slow(void)
+{
+    /* The thread's own stack, for an answer another thread of this rank
+     * may give: only it can unwind itself. Taken once per wait, when the
+     * program runs threads besides the main one. */
+    mc_dl_wait_state *w = mine;
+    if (!w || w->npcs || __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) == 0)
+        return;
+    w->tid = (int)gettid();
+    if (pthread_getname_np(pthread_self(), w->name, sizeof w->name) != 0)
+        w->name[0] = 0;
+    size_t n = mc_stack_capture(w->pcs, MC_DL_PCS);
+    w->npcs = n ? (int)n : -1;
 }
 
 void mc_dl_relax_site(const void *site)
@@ -84,12 +129,14 @@ void mc_dl_relax_here(mc_call *c)
 
 void mc_dl_clear_waiting(void)
 {
-    /* Set only while the program has one thread: with more, nothing to
-     * clear, and several threads would write here at once. */
-    if (mc_st.thread_level == MPI_THREAD_MULTIPLE && !mc_dl_w.blocked)
+    mc_dl_wait_state *w = mine;
+    if (!w)
         return;
-    mc_dl_w.blocked = 0;
-    mc_dl_w.epoch++;
+    w->blocked = 0;
+    w->call = NULL;
+    mine = NULL;
+    nwaits--;
+    mc_dl_epoch++;
     mc_dl_relax = 0;
 }
 
@@ -133,10 +180,40 @@ static void reap_outgoing(void)
 /* Collective instances this rank started and has not finished (src/coll/). */
 #define STARTED_MAX 64
 
+/* One section per waiting thread in the details: the call as text and its
+ * stack as call sites (callwire.c), separated by this character. */
+#define SECTION_SEP '\x1e'
+
+/* The details of the waiting threads (their calls, as text) into text. */
+static void details_of(const int *slot, int nalts, char *text, size_t cap)
+{
+    int several = nalts > 1 || __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) > 0;
+    size_t len = 0;
+    text[0] = 0;
+    for (int a = 0; a < nalts && len + 2 < cap; a++) {
+        mc_dl_wait_state *w = &mc_dl_waits[slot[a]];
+        if (a)
+            text[len++] = SECTION_SEP;
+        if (w == mine) {
+            uintptr_t pcs[MC_DL_PCS];
+            size_t np = mc_stack_capture(pcs, MC_DL_PCS);
+            char name[16] = "";
+            if (several && pthread_getname_np(pthread_self(), name, sizeof name) != 0)
+                name[0] = 0;
+            mc_call_wire_of(w->call, pcs, np, several ? (int)gettid() : 0, name, text + len, cap - len);
+        } else {
+            mc_call_wire_of(w->call, w->pcs, w->npcs > 0 ? (size_t)w->npcs : 0, w->tid > 0 ? w->tid : -1,
+                            w->name, text + len, cap - len);
+        }
+        len += strlen(text + len);
+    }
+}
+
 static void answer(int id, int to, int details)
 {
-    reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, mc_dl_w.blocked, mc_dl_w.epoch, 0, 0, 0, 0, 0, 0, 0, 0};
-    mc_waitfor w = {0};
+    reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, mc_dl_rank_blocked(), mc_dl_epoch, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    mc_waitfor w[MC_DL_THREADS];
+    int slot[MC_DL_THREADS], nalts = 0;
     char *text = NULL, hint[512] = "";
     uint64_t started[STARTED_MAX];
     /* Started: the handshakes under way, and the nonblocking collectives
@@ -152,39 +229,65 @@ static void answer(int id, int to, int details)
         h.nstarted = 0;
         h.unknown = 1;      /* too many to tell: never blamed */
     }
-    if (mc_dl_w.blocked) {
-        mc_dl_w.describe(mc_dl_w.ctx, &w, 1);
-        h.in_finalize = mc_dl_w.call && mc_dl_w.call->fn == MC_FN_MPI_Finalize;
-        h.relaxable = w.npending > 0 && w.npending == w.nrelax;
-        h.unknown |= w.unknown;
-        h.nclauses = w.nclauses;
-        h.nranks = w.nranks;
-        if (details && mc_dl_w.call) {
-            /* The call as text, its stack as call sites the reporting
-             * rank resolves (callwire.c). */
+    if (h.blocked) {
+        /* One alternative per waiting thread (waitgraph.h): each thread's
+         * wait described on its own, then concatenated. */
+        int npending = 0, nrelax = 0;
+        for (int i = 0; i < MC_DL_THREADS; i++) {
+            if (!mc_dl_waits[i].blocked || !mc_dl_waits[i].describe)
+                continue;
+            memset(&w[nalts], 0, sizeof w[nalts]);
+            mc_dl_waits[i].describe(mc_dl_waits[i].ctx, &w[nalts], 1);
+            h.unknown |= w[nalts].unknown;
+            h.nclauses += w[nalts].nclauses;
+            h.nranks += w[nalts].nranks;
+            npending += w[nalts].npending;
+            nrelax += w[nalts].nrelax;
+            if (mc_dl_waits[i].call && mc_dl_waits[i].call->fn == MC_FN_MPI_Finalize)
+                h.in_finalize = 1;
+            slot[nalts++] = i;
+        }
+        /* Strict-mode acknowledgments are waited for only with one thread
+         * (engine.c): a relaxable rank has one wait. */
+        h.relaxable = nalts == 1 && npending > 0 && npending == nrelax;
+        h.nalts = nalts > 1 ? nalts : 0;
+        if (details && nalts) {
             text = mc_malloc(DETAILS_MAX);
             if (text) {
-                mc_call_wire(mc_dl_w.call, text, DETAILS_MAX);
+                details_of(slot, nalts, text, DETAILS_MAX);
                 h.details_len = (int32_t)strlen(text) + 1;
             }
-            mc_dl_near_miss(mc_dl_w.call, hint, sizeof hint);
+            for (int a = 0; a < nalts && !hint[0]; a++)
+                if (mc_dl_waits[slot[a]].call)
+                    mc_dl_near_miss(mc_dl_waits[slot[a]].call, hint, sizeof hint);
             if (hint[0])
                 h.hint_len = (int32_t)strlen(hint) + 1;
         }
     }
-    size_t len = sizeof h + (size_t)h.nclauses * 12 + (size_t)h.nranks * 4 + (size_t)h.nstarted * 8
-                 + (size_t)h.details_len + (size_t)h.hint_len;
+    size_t len = sizeof h + (size_t)h.nclauses * 12 + (size_t)h.nranks * 4 + (size_t)h.nalts * 4
+                 + (size_t)h.nstarted * 8 + (size_t)h.details_len + (size_t)h.hint_len;
     char *buf = mc_malloc(len);
     if (buf) {
         char *p = buf;
         memcpy(p, &h, sizeof h);
         p += sizeof h;
-        if (h.nclauses) { memcpy(p, w.clause_len, (size_t)h.nclauses * 4); p += h.nclauses * 4; }
-        if (h.nranks) { memcpy(p, w.ranks, (size_t)h.nranks * 4); p += h.nranks * 4; }
-        for (int c = 0; c < h.nclauses; c++, p += 8) {
-            uint64_t k = w.clause_key ? w.clause_key[c] : 0;
-            memcpy(p, &k, 8);
-        }
+        for (int a = 0; a < nalts; a++)
+            if (w[a].nclauses) {
+                memcpy(p, w[a].clause_len, (size_t)w[a].nclauses * 4);
+                p += w[a].nclauses * 4;
+            }
+        for (int a = 0; a < nalts; a++)
+            if (w[a].nranks) {
+                memcpy(p, w[a].ranks, (size_t)w[a].nranks * 4);
+                p += w[a].nranks * 4;
+            }
+        for (int a = 0; a < nalts; a++)
+            for (int c = 0; c < w[a].nclauses; c++, p += 8) {
+                uint64_t k = w[a].clause_key ? w[a].clause_key[c] : 0;
+                memcpy(p, &k, 8);
+            }
+        for (int a = 0; a < h.nalts; a++, p += 4)
+            memcpy(p, &w[a].nclauses, 4);
         if (h.nstarted) { memcpy(p, started, (size_t)h.nstarted * 8); p += h.nstarted * 8; }
         if (h.details_len) { memcpy(p, text, (size_t)h.details_len); p += h.details_len; }
         if (h.hint_len) memcpy(p, hint, (size_t)h.hint_len);
@@ -192,14 +295,55 @@ static void answer(int id, int to, int details)
         free(buf);
     }
     free(text);
-    mc_waitfor_free(&w);
+    for (int a = 0; a < nalts; a++)
+        mc_waitfor_free(&w[a]);
 }
 
+/* One thread at a time serves and detects: two threads probing for the
+ * same message, and both receiving it, would leave one blocked in PMPI_Recv.
+ * A thread that finds the detector busy skips its turn (it holds the engine
+ * lock then, which the detecting thread takes while it holds this one). */
+static pthread_mutex_t dl_mutex = PTHREAD_MUTEX_INITIALIZER;
+static __thread int dl_held;
+
+int mc_dl_enter(int wait)
+{
+    if (dl_held)
+        return 0;
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE) {
+        if (wait)
+            pthread_mutex_lock(&dl_mutex);
+        else if (pthread_mutex_trylock(&dl_mutex) != 0)
+            return -1;
+    }
+    dl_held = 1;
+    return 1;
+}
+
+void mc_dl_leave(int entered)
+{
+    if (entered != 1)
+        return;
+    dl_held = 0;
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE)
+        pthread_mutex_unlock(&dl_mutex);
+}
+
+static void serve(void);
 
 void mc_dl_service(void)
 {
     if (mc_st.world_dup == MPI_COMM_NULL)
         return;
+    int entered = mc_dl_enter(0);
+    if (entered < 0)
+        return;
+    serve();
+    mc_dl_leave(entered);
+}
+
+static void serve(void)
+{
     for (;;) {
         int flag = 0;
         MPI_Status st;
@@ -224,11 +368,14 @@ void mc_dl_service(void)
             break;
         int r[2];
         PMPI_Recv(r, 2, MPI_INT, st.MPI_SOURCE, TAG_RELAX, mc_st.world_dup, MPI_STATUS_IGNORE);
-        if (mc_dl_w.blocked && r[0] == mc_dl_w.epoch) {
+        /* Only a rank with one waiting thread is ever relaxable. */
+        for (int i = 0; nwaits == 1 && r[0] == mc_dl_epoch && i < MC_DL_THREADS; i++) {
+            if (!mc_dl_waits[i].blocked)
+                continue;
             mc_dl_relax = 1;
             mc_dl_release_epoch++;
-            if (mc_dl_w.call)
-                mc_dl_relax_site(mc_dl_w.call->caller);
+            if (mc_dl_waits[i].call)
+                mc_dl_relax_site(mc_dl_waits[i].call->caller);
         }
     }
     for (;;) {
@@ -273,8 +420,8 @@ int mc_dl_deferred(void)
     double t = mc_dl_now();
     if (t >= deferred_until)
         return 0;
-    if (epoch != mc_dl_w.epoch) {
-        epoch = mc_dl_w.epoch;
+    if (epoch != mc_dl_epoch) {
+        epoch = mc_dl_epoch;
         first = t;
     }
     double grace = mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;

@@ -23,34 +23,54 @@ typedef struct {
     uint32_t magic;
     int32_t id, rank, blocked, epoch, relaxable, in_finalize, unknown, nclauses, nranks, details_len;
     int32_t nstarted, hint_len;     /* hint: near misses of its receive (near_miss.c), after details */
+    int32_t nalts;                  /* blocked threads, each with its clauses (waitgraph.h); 0: one */
 } reply_hdr;
 
 typedef struct {
     int state;              /* 0 not asked, 1 asked, 2 answered */
     reply_hdr h;
-    int *clause_len, *ranks;
+    int *clause_len, *ranks, *alt_len;
     uint64_t *clause_key, *started;
     char *details;
     char *hint;
 } node;
 
-/* This rank's wait while it is blocked in the engine (deadlock_answer.c). */
+/* A thread's wait while it is blocked in the engine (deadlock_answer.c):
+ * one per program thread that waits (one in all under every thread level
+ * but MPI_THREAD_MULTIPLE). Engine lock. */
+#define MC_DL_THREADS 32
+#define MC_DL_PCS 32
 typedef struct {
     mc_call *call;
     mc_ready_fn ready;
     mc_describe_fn describe;
     void *ctx;
     int blocked;
-    int epoch;              /* changes at every wait: a second round must see the same */
+    int tid;                /* gettid(), with several threads of the program */
+    char name[16];
+    int npcs;               /* its stack, taken by the thread itself once the wait is slow */
+    uintptr_t pcs[MC_DL_PCS];
 } mc_dl_wait_state;
-extern mc_dl_wait_state mc_dl_w;
+extern mc_dl_wait_state mc_dl_waits[MC_DL_THREADS];
+/* Changes at every wait's start and end in this rank: a second round must
+ * see the same. */
+extern int mc_dl_epoch;
+/* The calling thread's wait (NULL outside one). */
+mc_dl_wait_state *mc_dl_mine(void);
+/* Whether this rank is blocked for the detector: a thread waits in the
+ * engine, and no thread of the program could make the call that releases
+ * it (every one waits in the engine or joins another; under any thread
+ * level but MPI_THREAD_MULTIPLE, no other thread may call MPI meanwhile). */
+int mc_dl_rank_blocked(void);
 extern int mc_dl_gathering;     /* replies belong to a running detection */
 extern int mc_dl_stale_replies; /* a detection ended with ranks still to answer */
 
 double mc_dl_now(void);
-/* Whether this rank's waits can be judged: not MPI_THREAD_MULTIPLE, or no
- * thread of the program besides the main one (core/threads.c). */
-int mc_dl_one_thread(void);
+/* Takes the detector for this thread (deadlock_answer.c): 1 taken, 0 this
+ * thread holds it already, -1 busy (only without wait). mc_dl_leave gives
+ * back what mc_dl_enter returned. */
+int mc_dl_enter(int wait);
+void mc_dl_leave(int entered);
 /* Sends bytes to a rank on the checker's world copy without waiting. */
 void mc_dl_send_bytes(const void *data, int len, int dest, int tag);
 

@@ -38,23 +38,29 @@ static int started_by(const node *m, uint64_t key)
     return 0;
 }
 
+/* The clauses [c0, c1) of rank r's answer n (one waiting thread's, whose
+ * ranks start at k0), as "rank 0 in MPI_Recv (ring.c:12) waits for rank 1". */
 static void describe_node(char *out, size_t cap, const node *all, const node *n, int r,
-                          const mc_call_text *ct)
+                          const mc_call_text *ct, int c0, int c1, int k0)
 {
     size_t len = strlen(out);
     int line = 0;
     const char *base = site_of(ct, &line);
+    char thread[64] = "";
+    if (ct && ct->tid > 0)
+        snprintf(thread, sizeof thread, ct->thread_name[0] ? " (thread %d \"%s\")" : " (thread %d)", ct->tid,
+                 ct->thread_name);
     if (base)
-        snprintf(out + len, cap - len, "%srank %d in %s (%s:%d) waits for ", len ? "; " : "", r,
+        snprintf(out + len, cap - len, "%srank %d%s in %s (%s:%d) waits for ", len ? "; " : "", r, thread,
                  ct && ct->call ? ct->call : "?", base, line);
     else
-        snprintf(out + len, cap - len, "%srank %d in %s waits for ", len ? "; " : "", r,
+        snprintf(out + len, cap - len, "%srank %d%s in %s waits for ", len ? "; " : "", r, thread,
                  ct && ct->call ? ct->call : "?");
     len = strlen(out);
     /* A collective's clauses (one per member, with the instance's key):
      * named together, without the members that already started it. */
-    int k = 0, shown = 0, missing = 0;
-    for (int c = 0; c < n->h.nclauses; c++) {
+    int k = k0, shown = 0, missing = 0;
+    for (int c = c0; c < c1 && c < n->h.nclauses; c++) {
         uint64_t key = n->clause_key ? n->clause_key[c] : 0;
         int clen = n->clause_len[c];
         if (key && clen == 1 && k < n->h.nranks) {
@@ -254,14 +260,40 @@ static void coll_cause(const coll_hints *h, char *causes, size_t cap)
              "members that are in another: a communicator mismatch?");
 }
 
+/* Rank r's waiting threads (one section of details each, answer n's
+ * alternatives) into calls[*k...], each described into msg. */
+static void unwire_threads(const node *n, const char *details, int r, mc_call_text *calls, size_t *k,
+                           char *msg, size_t cap, const node *all)
+{
+    int nalts = n->alt_len && n->h.nalts > 0 ? n->h.nalts : 1;
+    const char *sec = details ? details : "";
+    int c0 = 0, k0 = 0;
+    for (int a = 0; a < nalts; a++) {
+        const char *end = strchr(sec, '\x1e');
+        char *one = mc_strndup(sec, end ? (size_t)(end - sec) : strlen(sec));
+        mc_call_unwire(one ? one : "", r, &calls[*k]);
+        free(one);
+        int c1 = nalts > 1 ? c0 + n->alt_len[a] : n->h.nclauses, k1 = k0;
+        for (int c = c0; c < c1 && c < n->h.nclauses; c++)
+            k1 += n->clause_len && n->clause_len[c] > 0 ? n->clause_len[c] : 0;
+        describe_node(msg, cap, all, n, r, &calls[*k], c0, c1, k0);
+        (*k)++;
+        c0 = c1;
+        k0 = k1;
+        sec = end ? end + 1 : "";
+    }
+}
+
 void mc_dl_report_found(node *nodes, node *again, const char *released, int leader, int potential,
                         const mc_call *c)
 {
     int p = mc_st.world_size, me = mc_st.world_rank;
-    int n = 0;
-    for (int r = 0; r < p; r++)
+    int n = 0, ncalls = 0;
+    for (int r = 0; r < p; r++) {
         n += !released[r];
-    mc_call_text *calls = mc_calloc((size_t)n, sizeof *calls);
+        ncalls += released[r] ? 0 : nodes[r].alt_len && nodes[r].h.nalts > 0 ? nodes[r].h.nalts : 1;
+    }
+    mc_call_text *calls = mc_calloc((size_t)ncalls, sizeof *calls);
     char *msg = mc_calloc(1, 8192);
     char buffered[1024] = "";   /* potential: the sends MPI buffered */
     char causes[1200] = "";     /* near misses the blocked receivers saw (near_miss.c) */
@@ -271,16 +303,18 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
     int norder = order ? cycle_order(nodes, released, leader, order) : 0;
     for (int oi = 0; oi < norder && calls && msg; oi++) {
         int r = order[oi];
-        mc_call_unwire(again[r].details, r, &calls[k]);
-        describe_node(msg, 8192, nodes, &nodes[r], r, &calls[k]);
+        size_t first = k;
+        unwire_threads(&nodes[r], again[r].details, r, calls, &k, msg, 8192, nodes);
+        if (k == first)
+            continue;
         if (again[r].hint && strncmp(again[r].hint, MC_DL_COLL_HINT, strlen(MC_DL_COLL_HINT)) == 0) {
-            coll_hint(&colls, r, again[r].hint, calls[k].call);
+            coll_hint(&colls, r, again[r].hint, calls[first].call);
         } else if (again[r].hint && again[r].hint[0]) {
             size_t len = strlen(causes);
             snprintf(causes + len, sizeof causes - len, "%sat rank %d, %s", len ? "; " : "", r, again[r].hint);
         }
         if (potential && nodes[r].h.relaxable) {
-            const mc_call_text *ct = &calls[k];
+            const mc_call_text *ct = &calls[first];
             int line = 0;
             const char *base = site_of(ct, &line);
             size_t len = strlen(buffered);
@@ -291,15 +325,23 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
                 snprintf(buffered + len, sizeof buffered - len, "%srank %d's %s", len ? ", " : "",
                          r, ct->call ? ct->call : "send");
         }
-        k++;
     }
     coll_cause(&colls, causes, sizeof causes);
     free(order);
     if (calls && msg)
         write_dot(nodes, released, calls, k, potential);
+    /* A rank of several waiting threads: every thread's call stays in the
+     * list, each named; the finding has no call of its own. */
+    int threads_here = 0;
+    for (size_t i = 0; calls && i < k; i++)
+        threads_here |= calls[i].rank == me && calls[i].tid > 0;
+    int fn = c ? c->fn : MC_FN_MPI_Recv;
+    const void *site = c ? c->caller : NULL;
+    if (threads_here)
+        c = NULL;
     if (calls && msg) {
         /* This rank's own call goes first, with its stack taken here. */
-        for (size_t i = 0; i < k; i++) {
+        for (size_t i = 0; i < k && c; i++) {
             if (calls[i].rank == me) {
                 mc_finding tmp = {.calls = mc_malloc(sizeof *calls), .ncalls = 1};
                 if (tmp.calls) {
@@ -320,7 +362,7 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
             if (calls[i].call && strncmp(calls[i].call, "MPI_Intercomm_create", 20) == 0)
                 icreate = calls[i].call;
         if (potential)
-            mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, c, 0, NULL, calls, k,
+            mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, c, fn, site, calls, k,
                            "potential deadlock: %d ranks (numbered in MPI_COMM_WORLD) would wait for each other forever if "
                            "MPI did not buffer their standard-mode sends (strict mode: a send "
                            "completes when its receive is posted): %s. The program goes on "
@@ -330,12 +372,12 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         else if (icreate)
             /* Leaders of MPI_Intercomm_create that do not name each other
              * wait here in the leaders' exchange (src/inter/create.c). */
-            mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, 0, NULL, calls, k,
+            mc_report_with(MC_CLASS_INTERCOMM_MISMATCH, c, fn, site, calls, k,
                            "%s cannot complete: its processes do not name the same leaders (or a process "
                            "it needs is elsewhere), and %d ranks (numbered in MPI_COMM_WORLD) wait for each "
                            "other forever: %s", icreate, n, msg);
         else
-            mc_report_with_cause(MC_CLASS_DEADLOCK, c, 0, NULL, calls, k, causes,
+            mc_report_with_cause(MC_CLASS_DEADLOCK, c, fn, site, calls, k, causes,
                                  "deadlock: %d ranks (numbered in MPI_COMM_WORLD) wait for each other and can "
                                  "never be released: %s%s%s", n, msg, causes[0] ? ". Likely cause: " : "", causes);
         if (!potential)

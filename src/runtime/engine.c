@@ -387,6 +387,8 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
         if (spins > 64) {
             mc_dl_service();
             double t = now_s();
+            if (t - start >= 0.01)
+                mc_dl_note_slow();  /* its stack, for another thread's answer */
             if (t >= next_detect && mc_dl_deferred()) {
                 next_detect = t + 0.05;     /* a lower rank is detecting */
             } else if (t >= next_detect) {

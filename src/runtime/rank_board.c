@@ -212,6 +212,20 @@ void mc_board_app_threads(int n)
         __atomic_store_n(&b->app_threads, n, __ATOMIC_RELAXED);
 }
 
+void mc_board_joining(int n)
+{
+    mc_board_page *b = mc_board_page_mine();
+    if (b)
+        __atomic_store_n(&b->joining, n, __ATOMIC_RELAXED);
+}
+
+void mc_board_one_caller(int one)
+{
+    mc_board_page *b = mc_board_page_mine();
+    if (b)
+        __atomic_store_n(&b->one_caller, one, __ATOMIC_RELAXED);
+}
+
 void mc_board_spawning(const char *label)
 {
     mc_board_page *b = mc_board_page_mine();

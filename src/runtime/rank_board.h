@@ -24,6 +24,12 @@ void mc_board_state(int state);
 /* The program's threads besides the main one (core/threads.c), and the
  * end of the calling thread (its slot is given back). */
 void mc_board_app_threads(int n);
+/* How many of them wait in pthread_join (core/threads.c). */
+void mc_board_joining(int n);
+/* 1 when the provided thread level lets only one thread at a time call
+ * MPI (below MPI_THREAD_MULTIPLE): a thread inside MPI then blocks the
+ * rank's MPI calls whatever its other threads do. */
+void mc_board_one_caller(int one);
 void mc_board_thread_ended(void);
 /* This process is in MPI_Comm_spawn starting the job labelled label (NULL:
  * the call is over). */

@@ -300,11 +300,18 @@ void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgme
 void mc_dl_relax_site(const void *site);        /* sends from this call site no longer wait */
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
 void mc_dl_clear_waiting(void);
+/* The wait loop's slow phase: the waiting thread keeps its own stack for
+ * an answer another thread of the rank may give. */
+void mc_dl_note_slow(void);
 
 /* A call as text another process can show with file:line (callwire.c):
  * the call and its arguments, then this process's stack as call sites;
  * and back, resolving the sites here. */
 void mc_call_wire(const mc_call *c, char *text, size_t cap);
+/* The same for a call another thread waits in: its stack as it captured
+ * it, and the thread named (tid > 0) in the text. */
+void mc_call_wire_of(const mc_call *c, const uintptr_t *stack, size_t nstack, int tid, const char *thread_name,
+                     char *text, size_t cap);
 void mc_call_unwire(const char *text, int rank, mc_call_text *ct);
 
 /* Tags of the checker's own messages on mc_st.world_dup: the deadlock

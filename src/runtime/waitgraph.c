@@ -44,15 +44,25 @@ void mc_wg_released(const mc_wg_node *nodes, int n, int relax, char *released)
             if (released[r])
                 continue;
             const mc_wg_node *v = &nodes[r];
-            int ok = 1, k = 0;
-            for (int c = 0; c < v->nclauses && ok; c++) {
-                int len = v->clause_len[c];
-                int take = len < 0 ? 0 : len;
-                if (k + take > v->nranks)
-                    take = v->nranks - k;
-                uint64_t key = v->clause_key ? v->clause_key[c] : 0;
-                ok = clause_holds(nodes, n, r, len < 0 ? -1 : take, v->ranks + k, key, released);
-                k += take;
+            /* One alternative per blocked thread: the rank moves when one
+             * thread's every clause holds. */
+            int nalts = v->nalts > 0 && v->alt_len ? v->nalts : 1;
+            int c = 0, k = 0, ok = 0;
+            for (int a = 0; a < nalts && !ok; a++) {
+                int end = v->nalts > 0 && v->alt_len ? c + v->alt_len[a] : v->nclauses;
+                if (end > v->nclauses)
+                    end = v->nclauses;
+                ok = 1;
+                for (; c < end; c++) {
+                    int len = v->clause_len[c];
+                    int take = len < 0 ? 0 : len;
+                    if (k + take > v->nranks)
+                        take = v->nranks - k;
+                    uint64_t key = v->clause_key ? v->clause_key[c] : 0;
+                    if (ok)
+                        ok = clause_holds(nodes, n, r, len < 0 ? -1 : take, v->ranks + k, key, released);
+                    k += take;
+                }
             }
             if (ok) {
                 released[r] = 1;

@@ -5,7 +5,11 @@
  *
  * Each rank is one node. A blocked rank waits for an AND of clauses; a clause
  * is an OR of ranks (any one of them can release it), or, with length -1,
- * "every rank that is not in MPI_Finalize" (MPI_Finalize waits for all). A
+ * "every rank that is not in MPI_Finalize" (MPI_Finalize waits for all).
+ * A rank whose program runs several threads, every one of them blocked in
+ * MPI (or joining one that is), waits for an OR of such waits, one per
+ * blocked thread (alternatives): one released thread can make any call
+ * its rank's other threads wait for. A
  * rank that did not answer, is not blocked, or waits on something the engine
  * cannot see (unknown) counts as able to move. The released set is the least
  * fixpoint grown from those: a blocked rank is released when each of its
@@ -34,6 +38,11 @@ typedef struct {
     const uint64_t *clause_key;
     const uint64_t *started;
     int nstarted;
+    /* Threads: alt_len[a] clauses (consecutive, from the first) make the
+     * wait of blocked thread a; the rank is released when every clause of
+     * one alternative holds. nalts 0 (alt_len NULL): one wait, all clauses. */
+    int nalts;
+    const int *alt_len;
 } mc_wg_node;
 
 /* Fills released[0..n-1] with 1 for ranks that can still move. With relax,

@@ -72,6 +72,27 @@ START_TEST(threads_must_all_be_in_mpi)
 }
 END_TEST
 
+START_TEST(joining_threads_and_one_caller)
+{
+    mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
+    r[0].app_threads = 2;   /* two workers; one inside MPI, one outside */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+    r[0].joining = 1;       /* the main thread joins: still one thread free */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+    r[0].in_mpi = 2;        /* both workers in MPI, the main one joining them */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 1);
+    /* MPI_THREAD_FUNNELED: the main thread inside MPI blocks the rank's
+     * MPI, whatever an idle OpenMP pool does */
+    r[0].in_mpi = 1;
+    r[0].joining = 0;
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+    r[0].one_caller = 1;
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 1);
+    r[0].in_mpi = 0;        /* ... but not while it computes */
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 0);
+}
+END_TEST
+
 START_TEST(waiting_for_the_outside_world_is_not)
 {
     mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
@@ -133,6 +154,7 @@ static Suite *suite(void)
     tcase_add_test(tc, a_rank_outside_mpi_is_not);
     tcase_add_test(tc, ended_ranks_count_as_ended);
     tcase_add_test(tc, threads_must_all_be_in_mpi);
+    tcase_add_test(tc, joining_threads_and_one_caller);
     tcase_add_test(tc, waiting_for_the_outside_world_is_not);
     tcase_add_test(tc, unknown_ranks_block_a_verdict);
     tcase_add_test(tc, never_reached_init_is_named);

@@ -24,6 +24,7 @@ typedef struct {
     int ranks[MAXN][MAXR];
     uint64_t keys[MAXN][MAXR];
     uint64_t started[MAXN][4];
+    int alts[MAXN][MAXR];
     int n;
 } graph;
 
@@ -49,6 +50,21 @@ static void blocked(graph *g, int r, const char *spec)
         }
         g->lens[r][v->nclauses++] = len;
     }
+}
+
+/* A rank whose program threads are all blocked: one spec per thread
+ * ("1&2" as above); the rank moves when one thread can. */
+static void threads(graph *g, int r, int nthreads, const char *const *specs)
+{
+    mc_wg_node *v = &g->nodes[r];
+    v->nclauses = v->nranks = 0;
+    for (int t = 0; t < nthreads; t++) {
+        int before = v->nclauses;
+        blocked(g, r, specs[t]);
+        g->alts[r][t] = v->nclauses - before;
+    }
+    v->nalts = nthreads;
+    v->alt_len = g->alts[r];
 }
 
 static void running(graph *g, int r)
@@ -359,6 +375,52 @@ START_TEST(test_coll_two_orders)
 }
 END_TEST
 
+START_TEST(test_threads_or)
+{
+    /* rank 0's threads wait for rank 1 and for rank 2; rank 2 computes:
+     * one thread of rank 0 can move, and with it the rank */
+    graph *g = mk(3);
+    const char *t0[] = {"1", "2"};
+    threads(g, 0, 2, t0);
+    blocked(g, 1, "0");
+    ck_assert_str_eq(verdict(g, 0), "111");
+    /* rank 2 waits for rank 1: nobody can move */
+    blocked(g, 2, "1");
+    ck_assert_str_eq(verdict(g, 0), "000");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_threads_and_within_one)
+{
+    /* one thread waits for ranks 1 and 2 (Waitall), the other for rank 1:
+     * rank 2 running alone releases neither */
+    graph *g = mk(3);
+    const char *t0[] = {"1&2", "1"};
+    threads(g, 0, 2, t0);
+    blocked(g, 1, "0");
+    running(g, 2);
+    ck_assert_str_eq(verdict(g, 0), "001");
+    /* rank 1 running releases the second thread */
+    g->nodes[1].blocked = 0;
+    ck_assert_str_eq(verdict(g, 0), "111");
+    free(g);
+}
+END_TEST
+
+START_TEST(test_threads_wait_on_own_rank)
+{
+    /* both threads of rank 0 receive from rank 0 (each waits for the
+     * other's send, which neither makes): deadlocked alone */
+    graph *g = mk(2);
+    const char *t0[] = {"0", "0"};
+    threads(g, 0, 2, t0);
+    running(g, 1);
+    ck_assert_str_eq(verdict(g, 0), "01");
+    free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("waitgraph");
@@ -379,6 +441,9 @@ int main(void)
     tcase_add_test(tc, test_coll_missing_member);
     tcase_add_test(tc, test_coll_started_nonblocking);
     tcase_add_test(tc, test_coll_two_orders);
+    tcase_add_test(tc, test_threads_or);
+    tcase_add_test(tc, test_threads_and_within_one);
+    tcase_add_test(tc, test_threads_wait_on_own_rank);
     suite_add_tcase(s, tc);
     int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;

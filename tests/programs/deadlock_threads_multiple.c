@@ -1,4 +1,4 @@
-/* EXPECT: hang  NP: 2  TIMEOUT: 1  RANKS: 0,1 */
+/* EXPECT: deadlock  NP: 2  TIMEOUT: 1  RANKS: 0,1 */
 /*
  * Checks: under MPI_THREAD_MULTIPLE each rank runs two threads, the main
  * one and one named "receiver"; on both ranks both threads receive from
@@ -6,12 +6,12 @@
  *
  * Why it is an error: the four receives wait for sends that come only
  * after them: the threads deadlock across the ranks and the program
- * hangs. With a second thread of the program alive the deadlock detector
- * cannot prove it (a thread could still send), but every thread of every
- * rank is inside MPI_Recv and nothing moves: the launcher's hang watch
- * reports each thread's call, naming the threads, and ends the job.
+ * hangs. Every thread of the program is inside MPI_Recv, so none can make
+ * the call that would release another: the deadlock detector proves it
+ * with one node per thread, and the report names each thread (its id and
+ * "receiver") beside its rank.
  */
-#define _GNU_SOURCE
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
