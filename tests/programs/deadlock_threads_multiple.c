@@ -32,7 +32,7 @@ int main(int argc, char **argv)
     int rank, provided, x = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     if (provided < MPI_THREAD_MULTIPLE) {
-        fprintf(stderr, "hang_threads_deadlock: MPI_THREAD_MULTIPLE not provided\n");
+        fprintf(stderr, "deadlock_threads_multiple: MPI_THREAD_MULTIPLE not provided\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
