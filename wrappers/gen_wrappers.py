@@ -48,7 +48,7 @@ ROLE_REFS.update({
     "COLLBUF": 2, "COLLBUF_SUM": 1,
 })
 BUFFER_ROLES = {"SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF", "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV"}
-FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large"]
+FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large", "held"]
 
 # Scalar C types and the mc_value member that stores them.
 SCALAR_CTYPES = {
@@ -320,6 +320,30 @@ def gen_table(protos, header_decls):
     return "\n".join(out)
 
 
+def held_start(p, decls):
+    """!held: the real call made later from the call's saved values (the
+    checker holds a nonblocking collective until its handshake ended,
+    src/coll/held.c): mc_start_<Name>(values, request). None when a value
+    cannot be given back (a parameter the values do not keep)."""
+    args = []
+    for i, (d, q) in enumerate(zip(decls, p.params)):
+        if q.role == "REQ_OUT":
+            args.append("request_")
+            continue
+        _, member = value_store(d)
+        if not member:
+            return None
+        if member == "p":
+            t = type_only(d).replace("[]", "*")
+            if "[" in t or "(" in t:
+                return None
+            args.append(f"({t})(uintptr_t)v_[{i}].p")
+        else:
+            args.append(f"v_[{i}].{member}")
+    return "\n".join([f"static int mc_start_{p.name}(const mc_value *v_, MPI_Request *request_)",
+                      "{", f"    return P{p.name}({', '.join(args)});", "}", ""])
+
+
 def gen_wrapper(p, decls, own_decl):
     """One wrapper. decls: the parameter declarations to use (header's)."""
     params = [with_name(d, q.name) for d, q in zip(decls, p.params)]
@@ -327,6 +351,9 @@ def gen_wrapper(p, decls, own_decl):
     args = c_args_list(p)
     ret = p.ret
     lines = []
+    start = held_start(p, decls) if "held" in p.flags else None
+    if start:
+        lines.append(start)
     if own_decl:
         # Open MPI turns removed functions into macros that fail to compile.
         # mpi.h declares neither, so both get the old prototype here (the
@@ -354,6 +381,10 @@ def gen_wrapper(p, decls, own_decl):
     if "engine" in p.flags:
         # The handshake engine (src/p2p/) makes the real call(s) itself.
         lines.append(f"    {ret} rc_ = c_.engine ? mc_eng_{p.name}(&c_{', ' + args if args else ''}) : P{p.name}({args});")
+    elif start:
+        # Held until its handshake ended (src/coll/held.c), when coll says so.
+        req = next(q.name for q in p.params if q.role == "REQ_OUT")
+        lines.append(f"    {ret} rc_ = c_.hold ? mc_hold_start(&c_, mc_start_{p.name}, {req}) : P{p.name}({args});")
     else:
         lines.append(f"    {ret} rc_ = P{p.name}({args});")
     ok = "rc_ == MPI_SUCCESS" if ret == "int" else "1"

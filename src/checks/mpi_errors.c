@@ -111,6 +111,7 @@ void mc_mpi_errors_start(void)
         fatal_handler = MPI_ERRHANDLER_NULL;
         return;
     }
+    mc_st.fatal_errhandler = fatal_handler;
     if (PMPI_Win_create_errhandler(on_win_error, &win_handler) != MPI_SUCCESS)
         win_handler = MPI_ERRHANDLER_NULL;
     take_over(MPI_COMM_WORLD);

@@ -65,6 +65,21 @@ void mc_coll_service(void);
 void mc_coll_finalize(void);
 /* Whether handshakes of nonblocking collectives are still running. */
 extern int mc_coll_npending;
+
+/* Held nonblocking collectives (held.c): started once their handshake
+ * ended. mc_coll_may_hold: whether c may be (decided in mc_coll_enter);
+ * mc_coll_hold: the wrapper's call instead of the real one (the program
+ * gets a generalized request; the values of c are kept for start);
+ * mc_coll_held_flush: starts those on comm (MPI_COMM_NULL: all) now, in
+ * call order; mc_coll_held_drive: starts those whose handshake ended
+ * (from the service); mc_coll_held_progress: one request's progress. */
+struct mc_prec;
+extern int mc_coll_nheld;
+int mc_coll_may_hold(const mc_call *c, MPI_Comm comm);
+int mc_coll_hold(mc_call *c, mc_start_fn start, MPI_Request *request);
+void mc_coll_held_flush(MPI_Comm comm);
+void mc_coll_held_drive(void);
+int mc_coll_held_progress(struct mc_prec *p);
 /* Frees a communicator the checker made (a shadow, a merge) when the
  * application frees its own: now, or when the handshakes still running on
  * it have ended. Sets *comm to MPI_COMM_NULL. */

@@ -401,17 +401,14 @@ void mc_coll_enter(mc_call *c)
     mc_coll_check_overlap(c, f, comm);
     mc_eng_lock();
     mc_pcomm *pc = mc_pcomm_get(comm);
-    if (!pc || pc->coll_off || pc->flat == MPI_COMM_NULL) {
+    hs_t *h = NULL;
+    if (!pc || pc->coll_off || pc->flat == MPI_COMM_NULL || !(h = hs_alloc())) {
         /* No handshake on this communicator: one without a private copy
          * was counted when it was made; the others are counted here. */
         if (pc)
             mc_skipped(MC_SKIP_COLL_HANDSHAKE);
-        mc_eng_unlock();
-        return;
-    }
-    hs_t *h = hs_alloc();
-    if (!h) {
-        mc_skipped(MC_SKIP_COLL_HANDSHAKE);
+        if (mc_coll_nheld)
+            mc_coll_held_flush(comm);   /* held ones go to MPI first */
         mc_eng_unlock();
         return;
     }
@@ -461,6 +458,8 @@ void mc_coll_enter(mc_call *c)
     h->queued = 1;
     if (mc_sq_submit(h->flat, start_first_reduction, h, &rc) && rc != MPI_SUCCESS) {
         hs_free(h);
+        if (mc_coll_nheld)
+            mc_coll_held_flush(comm);
         mc_eng_unlock();
         return;
     }
@@ -468,6 +467,12 @@ void mc_coll_enter(mc_call *c)
         h->next = pending;
         pending = h;
         mc_coll_npending++;
+        /* Held until the handshake ended (held.c), or, when not, what was
+         * held on this communicator goes to MPI first: MPI matches the
+         * collectives of a communicator in the order they are called. */
+        c->hold = mc_coll_may_hold(c, comm);
+        if (!c->hold && mc_coll_nheld)
+            mc_coll_held_flush(comm);
         /* Not tested here: a test drives MPI's progress, and a nonblocking
          * call of the application's does not (Open MPI's MPI_Comm_idup
          * starts its later rounds from progress, and a rank that progressed
@@ -480,6 +485,10 @@ void mc_coll_enter(mc_call *c)
     blocking_now = h;
     mc_eng_wait(c, hs_ready, hs_describe, h);
     blocking_now = NULL;
+    /* What was held on this communicator is called before this one
+     * (handshakes end in order: theirs have ended too, as a rule). */
+    if (mc_coll_nheld)
+        mc_coll_held_flush(comm);
     mc_eng_unlock();
     after_verdict(h);
     hs_free(h);
@@ -514,11 +523,14 @@ void mc_coll_service(void)
     }
     if (ended)
         mc_coll_free_retired();
+    if (mc_coll_nheld)
+        mc_coll_held_drive();
 }
 
 /* MPI_Finalize: handshakes still running get a moment, then are left. */
 void mc_coll_finalize(void)
 {
+    mc_coll_held_flush(MPI_COMM_NULL);
     mc_nbr_finalize();
     for (int i = 0; pending && i < 1000; i++) {
         mc_coll_service();
@@ -543,6 +555,7 @@ void mc_coll_register(void)
         .free_retired = mc_coll_free_retired,
         .started_keys = mc_coll_started_keys,
         .describe_members = mc_coll_describe_members,
+        .held_progress = mc_coll_held_progress,
     };
 }
 

@@ -95,6 +95,12 @@ void mc_coll_leave(mc_call *c)
         return;
     comm = c->vals[f->a_comm].comm;
     mc_eng_lock();
+    if (c->held) {
+        /* Held (held.c): the record exists, its real call comes later. */
+        watch_send(c->held, c, f, comm);
+        mc_eng_unlock();
+        return;
+    }
     mc_prec *p = mc_prec_new(*rp, c);
     if (p) {
         p->kind = MC_PR_COLL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "dispatch.h"
 #include "runtime.h"      /* mc_eng_on, mc_eng_before_block */
+#include "coll.h"         /* held nonblocking collectives */
 #include "lifecycle.h"
 #include "modules.h"
 #include "rank_board.h"
@@ -60,6 +61,22 @@ static int light_handles_ok(const mc_call *c)
     return 1;
 }
 
+/* Calls before which the held nonblocking collectives (coll/held.c) must
+ * have been made: those that free a handle they may use, and collectives
+ * on a communicator that have no handshake. */
+static int frees_or_orders(int fn)
+{
+    switch (fn) {
+    case MC_FN_MPI_Type_free: case MC_FN_MPI_Op_free: case MC_FN_MPI_Comm_free:
+    case MC_FN_MPI_Comm_idup: case MC_FN_MPI_Comm_idup_with_info: case MC_FN_MPI_Comm_create_group:
+    case MC_FN_MPI_Session_finalize: case MC_FN_MPI_Start:
+    case MC_FN_MPI_Startall: case MC_FN_MPI_Finalize:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
 {
     mc_depth++;
@@ -78,6 +95,8 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->new_comm_unsafe = 0;
     c->dynamic_checked = 0;
     c->coll_key = 0;
+    c->hold = 0;
+    c->held = NULL;
     /* Several threads may be in MPI at once: the last one to enter wins. */
     __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);
     __atomic_store_n(&mc_st.last_caller, caller, __ATOMIC_RELAXED);
@@ -107,7 +126,19 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
      * left waiting for a receive the checker holds back. */
     if (c->engine && (c->desc->flags & (MC_FLAG_BLOCK | MC_FLAG_ENGINE)) == MC_FLAG_BLOCK)
         mc_eng_before_block();
+    if (mc_coll_nheld && frees_or_orders(fn)) {
+        /* A handle the held calls use is freed, or a collective the
+         * handshakes do not see is called: they go to MPI now. */
+        mc_eng_lock();
+        mc_coll_held_flush(MPI_COMM_NULL);
+        mc_eng_unlock();
+    }
     mc_modules_enter(c);
+}
+
+int mc_hold_start(mc_call *c, mc_start_fn start, MPI_Request *request)
+{
+    return mc_coll_hold(c, start, request);
 }
 
 void mc_call_leave(mc_call *c, int ok)

@@ -31,6 +31,11 @@
  * what the post-phase needs. Never calls the user-visible MPI_ functions. */
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller);
 
+/* A nonblocking collective the coll module holds (c->hold): instead of the
+ * real call, which start makes once the call's handshake ended
+ * (coll/held.c). request gets the program's request. */
+int mc_hold_start(mc_call *c, mc_start_fn start, MPI_Request *request);
+
 /* Post-phase: when ok (the call returned MPI_SUCCESS), updates the tracked
  * state (new handles, freed handles, completed requests); lowers the guard. */
 void mc_call_leave(mc_call *c, int ok);

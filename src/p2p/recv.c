@@ -16,6 +16,7 @@
 #include <string.h>
 #include "p2p.h"
 #include "p2p_internal.h"
+#include "hooks.h"         /* a held collective's progress (coll/held.c) */
 #include "mc_pmpi_count.h"
 #include "state.h"
 
@@ -321,6 +322,8 @@ int mc_prec_progress(mc_prec *p)
         return 1;
     if (p->kind == MC_PR_PAIR)
         return pair_progress(p);
+    if (p->kind == MC_PR_COLL && p->greq)
+        return mc_coll_hook.held_progress ? mc_coll_hook.held_progress(p) : 1;
     if (p->kind == MC_PR_COLL) {
         /* MPI's own request (user == real): done when MPI says so. */
         int flag = 1;

@@ -113,6 +113,8 @@ void mc_prec_free(mc_prec *p)
         PMPI_Type_free(&p->type);
     free(p->blocks);
     p->blocks = NULL;
+    free(p->held_vals);     /* a held collective never started (coll/held.c) */
+    p->held_vals = NULL;
     if (p->pair_s)
         mc_prec_free(p->pair_s);
     if (p->pair_r)

@@ -45,6 +45,9 @@ typedef struct {
     void (*free_retired)(void);
     int (*started_keys)(uint64_t *out, int max);
     void (*describe_members)(mc_pcomm *pc, uint64_t key, mc_waitfor *w);
+    /* A held nonblocking collective's progress (coll/held.c): starts it once
+     * its handshake ended, completes the program's request once MPI's ended. */
+    int (*held_progress)(mc_prec *p);
 } mc_coll_hooks;
 
 extern mc_p2p_hooks mc_p2p_hook;

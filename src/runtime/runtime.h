@@ -218,6 +218,13 @@ typedef struct mc_prec {
     MPI_Status status;      /* of the real receive when the engine completed it */
     struct mc_prec *pair_s, *pair_r;    /* MC_PR_PAIR: its two halves (engine-owned) */
     void *tmpbuf;                       /* MC_PR_PAIR of MPI_Isendrecv_replace: the outgoing copy */
+    /* A held nonblocking collective (coll/held.c): its real call, made once
+     * its handshake ended, from the call's saved values (the user handle
+     * is then a generalized request). held_start NULL once started. */
+    mc_start_fn held_start;
+    mc_value *held_vals;
+    double held_since;      /* when a completion call first found it waiting for its handshake */
+    struct mc_prec *held_next;
     struct mc_prec *dq_next;
     struct mc_prec *orphan_next;
     struct mc_prec *live_prev, *live_next;  /* every held record, for the walks over all */

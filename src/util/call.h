@@ -63,10 +63,17 @@ typedef struct {
     int dynamic_checked;        /* MPI_Comm_spawn(_multiple) and the children's parent communicator: every
                                  * process of both groups runs the checker and makes its shadow (inter/spawn.c) */
     uint64_t coll_key;          /* a nonblocking collective's instance, for its request (src/coll/) */
+    int hold;                   /* 1: the real nonblocking collective starts once its handshake ended
+                                 * (coll/held.c); the wrapper calls mc_hold_start instead */
+    void *held;                 /* then the engine's record of it (mc_prec) */
     const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
     uint64_t seq;               /* this thread's count of calls at its enter: tells apart calls that
                                  * share a stack address */
 } mc_call;
+
+/* A held nonblocking collective's real call, made later from the call's
+ * saved values (generated per function: wrappers/gen_wrappers.py). */
+typedef int (*mc_start_fn)(const mc_value *vals, MPI_Request *request);
 
 #define MC_ORIGIN_MAX_VALS 12
 #define MC_ORIGIN_MAX_PCS 16

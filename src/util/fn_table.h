@@ -45,7 +45,8 @@ enum {
     MC_FLAG_LEGACY = 1u << 3,
     MC_FLAG_PERSISTENT = 1u << 4,
     MC_FLAG_BLOCK = 1u << 5,
-    MC_FLAG_ENGINE = 1u << 6
+    MC_FLAG_ENGINE = 1u << 6,
+    MC_FLAG_HELD = 1u << 7      /* a nonblocking collective the checker may start later (src/coll/held.c) */
 };
 
 #define MC_MAX_REFS 5

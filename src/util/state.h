@@ -25,7 +25,8 @@ typedef struct {
     int thread_level;       /* provided level; MPI_THREAD_MULTIPLE makes tables lock */
     int app_threads;        /* threads the program started (outside MPI calls) still alive,
                              * besides its main thread (core/threads.c; atomic) */
-    int app_joining;        /* of those and the main one, how many wait in pthread_join (atomic) */
+    int app_joining;
+    MPI_Errhandler fatal_errhandler;    /* the checker's stand-in for MPI_ERRORS_ARE_FATAL (checks/mpi_errors.c) */        /* of those and the main one, how many wait in pthread_join (atomic) */
     int tag_ub;             /* MPI_TAG_UB of MPI_COMM_WORLD */
     mc_config cfg;
     int cfg_ok;             /* 0: the MPICHECK_* environment was bad */
