@@ -17,11 +17,17 @@
  *
  * Windows the same way: each new window whose handler is
  * MPI_ERRORS_ARE_FATAL (the default) gets the checker's window handler.
+ * Files too, where the program asks for MPI_ERRORS_ARE_FATAL (their
+ * default is MPI_ERRORS_RETURN; set on MPI_FILE_NULL, it is the handler
+ * of files opened later and of MPI_File_open's own errors).
  *
- * Not covered: files (their default is MPI_ERRORS_RETURN), errors
- * returned to a program that chose MPI_ERRORS_RETURN (handling them is its
- * right: MPI's I/O, ports and spawn report environment failures that way),
- * and MPI_ERRORS_ABORT.
+ * Not covered: errors returned to a program that chose MPI_ERRORS_RETURN
+ * or a handler of its own (handling them is its right: MPI's I/O, ports
+ * and spawn report environment failures that way; the MPICH test suite's
+ * errhan/ and errors/ directories provoke errors on purpose and check the
+ * codes), and MPI_ERRORS_ABORT (MPI-4.0): Open MPI 4.1 lacks it, and
+ * MPICH 4.0.2 fails an assertion in MPI_Comm_set_errhandler when a program
+ * sets it, with or without the checker.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,10 +39,11 @@
 
 static MPI_Errhandler fatal_handler = MPI_ERRHANDLER_NULL;     /* communicators' */
 static MPI_Errhandler win_handler = MPI_ERRHANDLER_NULL;       /* windows' */
+static MPI_Errhandler file_handler = MPI_ERRHANDLER_NULL;      /* files' */
 
 /* MPI raised error *code in the current call (on a communicator or a
  * window): report it, then end the job as MPI_ERRORS_ARE_FATAL would. */
-static void report_and_abort(int code)
+static void report_and_abort(int code, const char *handler)
 {
     char what[MPI_MAX_ERROR_STRING + 1] = "";
     int len = 0;
@@ -52,8 +59,9 @@ static void report_and_abort(int code)
     int cls = mc_report_found_in(c, before, sizeof before);
     if (cls >= 0)
         snprintf(cause, sizeof cause, ". The checker found the cause first (%s): %s", mc_class_name(cls), before);
-    const char *rule = "under MPI_ERRORS_ARE_FATAL, the error handler of communicators and windows unless "
-                       "the program sets another, MPI ends the job on any error (MPI-4.0 sec. 9.3)";
+    const char *rule = handler ? handler
+                               : "under MPI_ERRORS_ARE_FATAL, the error handler of communicators and windows "
+                                 "unless the program sets another, MPI ends the job on any error (MPI-4.0 sec. 9.3)";
     if (c)
         mc_report_call(MC_CLASS_MPI_ERROR, c, "MPI raised an error in %s: %s (error code %d); %s%s",
                        c->desc->name, what, code, rule, cause);
@@ -66,14 +74,22 @@ static void report_and_abort(int code)
 static void on_error(MPI_Comm *comm, int *code, ...)
 {
     (void)comm;
-    report_and_abort(*code);
+    report_and_abort(*code, NULL);
 }
 
 static void on_win_error(MPI_Win *win, int *code, ...)
 {
     (void)win;
-    report_and_abort(*code);
+    report_and_abort(*code, NULL);
 }
+
+static void on_file_error(MPI_File *file, int *code, ...)
+{
+    (void)file;
+    report_and_abort(*code, "under MPI_ERRORS_ARE_FATAL, which the program set for this file (or for "
+                            "MPI_FILE_NULL, the files' default), MPI ends the job on any error (MPI-4.0 sec. 9.3)");
+}
+
 
 /* The same for a window (their default handler is MPI_ERRORS_ARE_FATAL). */
 static void take_over_win(MPI_Win win)
@@ -114,6 +130,8 @@ void mc_mpi_errors_start(void)
     mc_st.fatal_errhandler = fatal_handler;
     if (PMPI_Win_create_errhandler(on_win_error, &win_handler) != MPI_SUCCESS)
         win_handler = MPI_ERRHANDLER_NULL;
+    if (PMPI_File_create_errhandler(on_file_error, &file_handler) != MPI_SUCCESS)
+        file_handler = MPI_ERRHANDLER_NULL;
     take_over(MPI_COMM_WORLD);
     take_over(MPI_COMM_SELF);
 }
@@ -122,7 +140,28 @@ static int claims(int fn)
 {
     return fn == MC_FN_MPI_Comm_set_errhandler || fn == MC_FN_MPI_Comm_get_errhandler
            || fn == MC_FN_MPI_Errhandler_set || fn == MC_FN_MPI_Errhandler_get     /* MPI-1's names */
-           || fn == MC_FN_MPI_Win_set_errhandler || fn == MC_FN_MPI_Win_get_errhandler;
+           || fn == MC_FN_MPI_Win_set_errhandler || fn == MC_FN_MPI_Win_get_errhandler
+           || fn == MC_FN_MPI_File_set_errhandler || fn == MC_FN_MPI_File_get_errhandler;
+}
+
+/* The program's predefined handler h on an object of kind (0 communicator,
+ * 1 window, 2 file): the checker's stand-in for it, or NULL (keep h). */
+static MPI_Errhandler stand_in(int kind, MPI_Errhandler h)
+{
+    if (h == MPI_ERRORS_ARE_FATAL)
+        return kind == 0 ? fatal_handler : kind == 1 ? win_handler : file_handler;
+    return MPI_ERRHANDLER_NULL;
+}
+
+/* What the program set that the checker's handler stands for (the
+ * reverse of stand_in), or MPI_ERRHANDLER_NULL when h is none of them. */
+static MPI_Errhandler stood_for(MPI_Errhandler h)
+{
+    if (h == MPI_ERRHANDLER_NULL)
+        return MPI_ERRHANDLER_NULL;
+    if (h == fatal_handler || h == win_handler || h == file_handler)
+        return MPI_ERRORS_ARE_FATAL;
+    return MPI_ERRHANDLER_NULL;
 }
 
 static void leave(mc_call *c, int ok)
@@ -135,22 +174,26 @@ static void leave(mc_call *c, int ok)
                 take_over_win(*(const MPI_Win *)c->vals[i].p);
         return;
     }
-    int win = c->fn == MC_FN_MPI_Win_set_errhandler || c->fn == MC_FN_MPI_Win_get_errhandler;
+    int kind = c->fn == MC_FN_MPI_Win_set_errhandler || c->fn == MC_FN_MPI_Win_get_errhandler ? 1
+               : c->fn == MC_FN_MPI_File_set_errhandler || c->fn == MC_FN_MPI_File_get_errhandler ? 2 : 0;
     int set = c->fn == MC_FN_MPI_Comm_set_errhandler || c->fn == MC_FN_MPI_Errhandler_set
-              || c->fn == MC_FN_MPI_Win_set_errhandler;
-    MPI_Errhandler ours = win ? win_handler : fatal_handler;
-    if (ours == MPI_ERRHANDLER_NULL)
-        return;
-    if (set && c->vals[1].eh == MPI_ERRORS_ARE_FATAL) {
-        if (win)
+              || c->fn == MC_FN_MPI_Win_set_errhandler || c->fn == MC_FN_MPI_File_set_errhandler;
+    if (set) {
+        MPI_Errhandler ours = stand_in(kind, c->vals[1].eh);
+        if (ours == MPI_ERRHANDLER_NULL)
+            return;
+        if (kind == 1)
             PMPI_Win_set_errhandler(c->vals[0].win, ours);
+        else if (kind == 2)
+            PMPI_File_set_errhandler(c->vals[0].file, ours);
         else
             PMPI_Comm_set_errhandler(c->vals[0].comm, ours);
-    } else if (!set) {
+    } else {
         MPI_Errhandler *out = (MPI_Errhandler *)c->vals[1].p;
-        if (out && *out == ours) {
+        MPI_Errhandler was = out ? stood_for(*out) : MPI_ERRHANDLER_NULL;
+        if (was != MPI_ERRHANDLER_NULL) {
             PMPI_Errhandler_free(out);      /* the reference the call gave */
-            *out = MPI_ERRORS_ARE_FATAL;
+            *out = was;
         }
     }
 }

@@ -7,7 +7,10 @@
  *    MPI_ERRORS_ARE_FATAL, the default;
  *  - with MPI_ERRORS_RETURN set, MPI_Group_incl with a bad rank returns an
  *    error code that the program checks and goes on (MPI-4.0 sec. 9.3);
- *  - MPI_ERRORS_ARE_FATAL set again reads back as MPI_ERRORS_ARE_FATAL.
+ *  - MPI_ERRORS_ARE_FATAL set again reads back as MPI_ERRORS_ARE_FATAL;
+ *  - files: MPI_FILE_NULL's handler reads back as MPI_ERRORS_RETURN (the
+ *    files' default), then as MPI_ERRORS_ARE_FATAL once set; a failed
+ *    MPI_File_open under MPI_ERRORS_RETURN returns its error code.
  * The program exits non-zero if any of this is not so.
  */
 #include <mpi.h>
@@ -36,6 +39,15 @@ int main(int argc, char **argv)
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
     bad |= eh != MPI_ERRORS_ARE_FATAL;
     MPI_Errhandler_free(&eh);
+    MPI_File_get_errhandler(MPI_FILE_NULL, &eh);
+    bad |= eh != MPI_ERRORS_RETURN;
+    MPI_File fh;
+    rc = MPI_File_open(MPI_COMM_SELF, "/nonexistent-mpicheck-dir/f", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    bad |= rc == MPI_SUCCESS;
+    MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
+    MPI_File_get_errhandler(MPI_FILE_NULL, &eh);
+    bad |= eh != MPI_ERRORS_ARE_FATAL;
+    MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
     MPI_Group_free(&world);
     MPI_Comm_free(&dup);
     if (bad)
