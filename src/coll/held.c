@@ -37,6 +37,7 @@
 #include "fn_table.h"
 #include "hooks.h"
 #include "runtime.h"
+#include "siteset.h"
 #include "skipped.h"      /* mc_malloc */
 #include "state.h"
 
@@ -58,22 +59,12 @@ static double now_s(void)
 
 /* Call sites whose held operation had to start before its verdict
  * because a member was late: not held again. Engine lock. */
-#define LATE_SITES 64
-static const void *late_sites[LATE_SITES];
-static int nlate_sites;
-
-static int late_site(const void *site)
-{
-    for (int i = 0; i < nlate_sites; i++)
-        if (late_sites[i] == site)
-            return 1;
-    return 0;
-}
+static mc_siteset late_sites;
 
 int mc_coll_may_hold(const mc_call *c, MPI_Comm comm)
 {
     if (!(c->desc->flags & MC_FLAG_HELD) || c->invalid || mc_st.thread_level == MPI_THREAD_MULTIPLE
-        || c->desc->req_out < 0 || late_site(c->caller) || nlate_sites >= LATE_SITES)
+        || c->desc->req_out < 0 || mc_siteset_has(&late_sites, c->caller) || mc_siteset_full(&late_sites))
         return 0;
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     if (PMPI_Comm_get_errhandler(comm, &eh) != MPI_SUCCESS)
@@ -238,8 +229,7 @@ int mc_coll_held_progress(mc_prec *p)
             /* Started before its verdict, which still comes (the
              * handshake goes on in the background, as when not held). */
             why = "before its verdict: a member is late";
-            if (!late_site(p->caller) && nlate_sites < LATE_SITES)
-                late_sites[nlate_sites++] = p->caller;
+            mc_siteset_add(&late_sites, p->caller);
         }
         /* Those before it on its communicator go first. */
         for (mc_prec *q = held_head, *next; q && q != p; q = next) {

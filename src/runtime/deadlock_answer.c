@@ -21,6 +21,7 @@
 #include "calltext.h"
 #include "deadlock_internal.h"
 #include "stack.h"
+#include "siteset.h"
 
 /* ---- this rank's waits ---------------------------------------------------- */
 
@@ -41,16 +42,11 @@ double mc_dl_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-#define RELAXED_SITES 64
-static const void *relaxed_sites[RELAXED_SITES];
-static int nrelaxed_sites;
+static mc_siteset relaxed_sites;    /* strict waits given up there (a potential deadlock) */
 
 int mc_dl_site_relaxed(const void *site)
 {
-    for (int i = 0; i < nrelaxed_sites; i++)
-        if (relaxed_sites[i] == site)
-            return 1;
-    return 0;
+    return mc_siteset_has(&relaxed_sites, site);
 }
 
 mc_dl_wait_state *mc_dl_mine(void)
@@ -116,8 +112,8 @@ void mc_dl_note_slow(void)
 
 void mc_dl_relax_site(const void *site)
 {
-    if (site && nrelaxed_sites < RELAXED_SITES && !mc_dl_site_relaxed(site))
-        relaxed_sites[nrelaxed_sites++] = site;
+    if (site)
+        mc_siteset_add(&relaxed_sites, site);
 }
 
 void mc_dl_relax_here(mc_call *c)
