@@ -162,6 +162,12 @@ void ic_from_groups_enter(mc_call *c)
     memset(&fg, 0, sizeof fg);
     if (!mc_eng_on || mc_st.finalizing || mc_st.world_dup == MPI_COMM_NULL || c->invalid)
         return;
+    if (mc_st.thread_level == MPI_THREAD_MULTIPLE) {
+        /* As for MPI_Intercomm_create (create.c): concurrent creations
+         * from several threads would take each other's messages. */
+        mc_skipped(MC_SKIP_COLL_HANDSHAKE);
+        return;
+    }
     MPI_Group lg = c->vals[0].group, rg = c->vals[2].group;
     int ll = c->vals[1].i, rl = c->vals[3].i, me = MPI_UNDEFINED, nl = 0, nr = 0, writer = 0;
     const char *stag = c->vals[4].p;
