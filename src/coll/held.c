@@ -240,17 +240,8 @@ int mc_coll_held_progress(mc_prec *p)
         }
         start_one(p, why);
     }
-    if (p->real != MPI_REQUEST_NULL) {
-        int flag = 0;
-        int rc = PMPI_Test(&p->real, &flag, &p->status);
-        if (rc != MPI_SUCCESS) {
-            p->err = rc;
-            p->real = MPI_REQUEST_NULL;
-            flag = 1;
-        }
-        if (!flag)
-            return 0;
-    }
+    if (p->real != MPI_REQUEST_NULL && !mc_prec_test_real(p))
+        return 0;
     p->greq_done = 1;
     PMPI_Grequest_complete(p->user);
     return 1;

@@ -383,13 +383,7 @@ int mc_prec_progress(mc_prec *p)
     int flag = 0;
     if (p->greq || (p->persistent && p->real != p->user)) {
         /* The engine's own real receive: complete it here and keep its status. */
-        int rc = PMPI_Test(&p->real, &flag, &p->status);
-        if (rc != MPI_SUCCESS) {
-            p->err = rc;
-            p->real = MPI_REQUEST_NULL;
-            flag = 1;
-        }
-        if (!flag)
+        if (!mc_prec_test_real(p))
             return 0;
         mirror_catch_up(p, &p->status);
         if (p->greq && !p->greq_done) {

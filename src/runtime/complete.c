@@ -47,6 +47,17 @@ static int ready(MPI_Request r, mc_prec *p)
     return flag;
 }
 
+int mc_prec_test_real(mc_prec *p)
+{
+    int flag = 0, rc = PMPI_Test(&p->real, &flag, &p->status);
+    if (rc != MPI_SUCCESS) {
+        p->err = rc;
+        p->real = MPI_REQUEST_NULL;
+        return 1;
+    }
+    return flag;
+}
+
 void mc_prec_describe(mc_prec *p, mc_waitfor *w)
 {
     mc_pcomm *pc = mc_pcomm_get(p->comm);

@@ -231,6 +231,10 @@ typedef struct mc_prec {
 } mc_prec;
 
 mc_prec *mc_prec_find(MPI_Request user);
+/* Tests the real request the engine made for p itself (a deferred
+ * receive's, a held collective's), keeping its status in p->status and an
+ * error MPI returned in p->err (then the request is gone): 1 when done. */
+int mc_prec_test_real(mc_prec *p);
 int mc_prec_coll_keys(uint64_t *out, int max);       /* keys of held collective requests; may exceed max */
 mc_prec *mc_prec_live(void);                        /* the first live record (then live_next); engine lock */
 mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
