@@ -336,23 +336,6 @@ static int only_acks_missing(mc_describe_fn describe, void *ctx)
 }
 
 
-/* A wait that outlasts its first spins goes on this rank's wait board
- * (wait_board.c), for a rank that dies to name who waited for it. */
-static void board_wait(mc_call *c, mc_describe_fn describe, void *ctx)
-{
-    if (!mc_board_active())
-        return;
-    mc_waitfor w;
-    memset(&w, 0, sizeof w);
-    describe(ctx, &w, 1);
-    int all = 0;
-    for (int i = 0; i < w.nclauses; i++)
-        if (w.clause_len[i] < 0)
-            all = 1;
-    mc_board_set(c ? c->fn : -1, c ? c->caller : NULL, w.ranks, w.nranks, all);
-    mc_waitfor_free(&w);
-}
-
 void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
     if (ready(ctx))
@@ -385,7 +368,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
             mc_eng_lock();
         }
         if (spins == 65)
-            board_wait(c, describe, ctx);
+            mc_board_set(c, describe, ctx);  /* for a rank that dies to name who waited (wait_board.c) */
         if (spins > 64) {
             mc_dl_service();
             double t = now_s();

@@ -28,15 +28,13 @@
 
 int mc_board_active(void)
 {
-    /* One board per process: with several threads waiting at once it
-     * would say nothing true (the deadlock detector is off there too). */
+    /* One wait per process on the page: with several threads waiting at
+     * once it would say nothing true. */
     return mc_board_page_mine() && mc_st.thread_level != MPI_THREAD_MULTIPLE;
 }
 
-void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all)
+static void set_wait(int fn, const void *caller, const int *ranks, int nranks, int all)
 {
-    if (!mc_board_active())
-        return;
     mc_board_wait *mine = &mc_board_page_mine()->wait;
     __atomic_store_n(&mine->waiting, 0, __ATOMIC_RELEASE);
     mine->fn = fn;
@@ -50,6 +48,21 @@ void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int 
     if (nranks > 0)
         memcpy(mine->ranks, ranks, (size_t)nranks * sizeof *ranks);
     __atomic_store_n(&mine->waiting, 1, __ATOMIC_RELEASE);
+}
+
+void mc_board_set(mc_call *c, mc_describe_fn describe, void *ctx)
+{
+    if (!mc_board_active())
+        return;
+    mc_waitfor w;
+    memset(&w, 0, sizeof w);
+    describe(ctx, &w, 1);
+    int all = 0;
+    for (int i = 0; i < w.nclauses; i++)
+        if (w.clause_len[i] < 0)
+            all = 1;
+    set_wait(c ? c->fn : -1, c ? c->caller : NULL, w.ranks, w.nranks, all);
+    mc_waitfor_free(&w);
 }
 
 void mc_board_clear(void)

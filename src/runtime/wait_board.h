@@ -7,13 +7,14 @@
 
 #include <stdint.h>
 #include "finding.h"
+#include "runtime.h"
 
 /* Whether this rank has a board to write (callers skip describing a wait
  * when not). */
 int mc_board_active(void);
-/* This rank now waits in MPI function fn (called from caller) for the
- * given world ranks, or for every rank (all). */
-void mc_board_set(int fn, const void *caller, const int *ranks, int nranks, int all);
+/* This rank now waits in call c (the engine's wait loop, past its first
+ * spins) for the world ranks describe(ctx) names, or for every rank. */
+void mc_board_set(mc_call *c, mc_describe_fn describe, void *ctx);
 void mc_board_clear(void);
 /* The ranks whose board says they wait for world rank dead: one call text
  * each (the MPI call and its call site, resolved here), at most max.
