@@ -45,6 +45,8 @@ static struct {
     pthread_t thread;
     int running;
     volatile int stop;
+    pthread_mutex_t nap_lock;   /* the watch naps on nap_cond, so that stopping */
+    pthread_cond_t nap_cond;    /* it does not wait out a nap (up to 1 s a run) */
     char *dir;
     double timeout_s;
     int abort_job, color;
@@ -276,6 +278,23 @@ static unsigned deadlocks_reported(void)
     return n;
 }
 
+/* Sleeps `seconds`, or less when the watch is stopped. */
+static void nap(double seconds)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)seconds;
+    until.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (until.tv_nsec >= 1000000000L) {     /* tv_nsec must stay below 1e9 */
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&w.nap_lock);
+    while (!w.stop && pthread_cond_timedwait(&w.nap_cond, &w.nap_lock, &until) == 0)
+        ;
+    pthread_mutex_unlock(&w.nap_lock);
+}
+
 static void *watch(void *unused)
 {
     (void)unused;
@@ -297,10 +316,9 @@ static void *watch(void *unused)
      * each look opens two /proc files per rank. */
     double every = w.timeout_s / 20 < 0.25 ? 0.25 : w.timeout_s / 20 > 1.0 ? 1.0 : w.timeout_s / 20;
     while (!w.stop) {
-        /* tv_nsec must stay below 1e9: a nap of 1 s is {1, 0} (nanosleep
-         * refuses {0, 1e9} at once, and the watch spun on a core). */
-        struct timespec nap = {(time_t)every, (long)((every - (double)(time_t)every) * 1e9)};
-        nanosleep(&nap, NULL);
+        nap(every);
+        if (w.stop)
+            break;
         scan();
         for (size_t i = 0; i < w.nboards; i++)
             look(i, &r[i]);
@@ -368,6 +386,12 @@ int mc_hang_watch_start(const char *dir, double timeout_s, int abort_job, int co
     memset(&w, 0, sizeof w);
     if (timeout_s <= 0 || !dir)
         return 0;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w.nap_cond, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&w.nap_lock, NULL);
     w.dir = mc_strdup(dir);
     if (!w.dir)
         return -1;
@@ -396,7 +420,10 @@ int mc_hang_watch_start(const char *dir, double timeout_s, int abort_job, int co
 void mc_hang_watch_stop(void)
 {
     if (w.running) {
+        pthread_mutex_lock(&w.nap_lock);
         w.stop = 1;
+        pthread_cond_signal(&w.nap_cond);
+        pthread_mutex_unlock(&w.nap_lock);
         pthread_join(w.thread, NULL);
         w.running = 0;
     }

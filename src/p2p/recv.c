@@ -339,10 +339,13 @@ int mc_prec_progress(mc_prec *p)
             return 0;
         if (p->slot && mc_eng_strict && p->mode != MC_SEND_BUFFERED && !p->relaxed) {
             if (mc_dl_relax) {
-                /* Released (a potential-deadlock report, or no verdict):
-                 * this send's call site stops waiting for good. */
+                /* Released: after a potential-deadlock report (or a call
+                 * site that used up its probes) this send's call site stops
+                 * waiting for good; after an early probe without verdict
+                 * only this wait does. */
                 p->relaxed = 1;
-                mc_dl_relax_site(p->caller);
+                if (mc_dl_relax == MC_RELAX_SITE)
+                    mc_dl_relax_site(p->caller);
             }
             else if (!mc_env_slot_done(p->slot))
                 return 0;

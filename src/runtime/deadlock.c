@@ -1,5 +1,6 @@
 /*
- * deadlock.c - telling a deadlock from a slow peer, after the timeout.
+ * deadlock.c - telling a deadlock from a slow peer, after the timeout
+ * (or early, for a potential deadlock of strict mode).
  *
  * A rank whose wait outlasted the timeout asks the ranks it waits for what
  * they are doing, and they ask on (the closure of the wait-for graph), over
@@ -17,7 +18,10 @@
  * acknowledgment of sends MPI already buffered is "relaxable". When treating
  * relaxable ranks as released frees everybody, the program completes only
  * thanks to buffering: one potential-deadlock report, and the relaxable
- * ranks are told to stop waiting for those acknowledgments.
+ * ranks are told to stop waiting for those acknowledgments. Such a wait
+ * is probed early (engine.c: a few milliseconds into the stall, a short
+ * grace, hop by hop), so a potential deadlock costs well under a second
+ * and a send stops waiting at once on a receiver that is busy elsewhere.
  *
  * The answers come from deadlock_answer.c (the asked side); the finding
  * itself (the cycle in order, each rank's call and stack, the DOT graph) is
@@ -96,12 +100,14 @@ static void take_reply(node *nodes, int id, int src, const char *buf, int len)
     }
 }
 
+static int asking_early;     /* the running detection is a strict wait's early probe */
+
 static void ask(node *nodes, int id, int r, int details)
 {
     if (r < 0 || r >= mc_st.world_size || nodes[r].state)
         return;
     nodes[r].state = 1;
-    int q[3] = {id, details, 0};
+    int q[3] = {id, details, asking_early};
     mc_dl_send_bytes(q, (int)sizeof q, r, TAG_QUERY);
 }
 
@@ -275,7 +281,7 @@ static int cycle_leader(node *nodes, const char *released)
  * finds the same: a rank that only waits on the cycle, e.g. in
  * MPI_Finalize, sees more of the graph but the same cycle). A rank that is
  * not the leader tells the leader to detect now: it may be waiting. */
-static int verdict(node *nodes, char *released, int *leader, int *potential)
+static int verdict(node *nodes, char *released, int *leader, int *potential, int early)
 {
     int p = mc_st.world_size, me = mc_st.world_rank;
     memset(released, 0, (size_t)p);
@@ -292,6 +298,16 @@ static int verdict(node *nodes, char *released, int *leader, int *potential)
                 *potential = 0;
         free(rel2);
     }
+    if (early) {
+        /* An early probe acts on potential deadlocks only, and they are
+         * reported by their lowest relaxable rank: each of those probes its
+         * own wait soon, so one of them always leads. */
+        *leader = -1;
+        for (int r = 0; r < p && *leader < 0; r++)
+            if (!released[r] && nodes[r].h.relaxable)
+                *leader = r;
+        return *potential && *leader == me;
+    }
     *leader = cycle_leader(nodes, released);
     if (*leader != me) {
         if (*leader >= 0) {
@@ -305,19 +321,17 @@ static int verdict(node *nodes, char *released, int *leader, int *potential)
 
 static int detect_counter;
 
-int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
+int mc_dl_detect(mc_call *c, int early)
 {
-    (void)describe;
-    (void)ctx;
     static int reported;
     if (reported || mc_st.world_dup == MPI_COMM_NULL)
-        return 0;
+        return MC_DL_MOVED;
     mc_eng_lock();
     mc_dl_wait_state *self = mc_dl_mine();
     int blocked = self && self->ready && self->blocked && mc_dl_rank_blocked();
     mc_eng_unlock();
     if (!blocked)
-        return 0;       /* another thread of the program could still release it */
+        return MC_DL_MOVED;     /* another thread of the program could still release it */
     int entered = mc_dl_enter(1);
     int p = mc_st.world_size, me = mc_st.world_rank;
     int id = ((++detect_counter) & 0xffff) * 65536 + (me & 0xffff);
@@ -327,24 +341,32 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         free(nodes);
         free(released);
         mc_dl_leave(entered);
-        return 0;
+        return MC_DL_MOVED;
     }
     double grace = mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
-    int result = 0;
+    if (early)
+        grace = MC_DL_EARLY_GRACE_S;
+    asking_early = early;
+    int result = MC_DL_MOVED;
     /* Up to BROADCAST_MAX ranks, everyone is asked at once and the round
      * ends when this rank's closure has answered: one round trip instead
      * of one per hop along the cycle (a 64-rank ring on 2 cores took 3.4 s
      * hop by hop). Beyond, the closure is walked hop by hop, so no rank
-     * sends O(p) queries. */
-    int all_asked = p <= BROADCAST_MAX;
+     * sends O(p) queries. An early probe walks hop by hop too: it runs
+     * often, and the closure of a stalled strict send is mostly its
+     * receiver and whoever that one waits for. */
+    int all_asked = p <= BROADCAST_MAX && !early;
     ask(nodes, id, me, 0);      /* this rank answers itself through the same path */
     for (int r = 0; all_asked && r < p; r++)
         ask(nodes, id, r, 0);
     if (!gather(nodes, id, 0, grace, self->ready, self->ctx, all_asked))
         goto out;
     int leader, potential;
-    if (!verdict(nodes, released, &leader, &potential))
+    if (!verdict(nodes, released, &leader, &potential, early)) {
+        if (early && !released[me])
+            result = MC_DL_STUCK;   /* blocked, but not this probe's to report */
         goto out;
+    }
     /* Second round, after a pause: the same ranks in the same waits. When
      * every rank was asked, the pause collects the answers of ranks outside
      * this rank's closure (a rank in MPI_Finalize waiting on the deadlock),
@@ -352,7 +374,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
     if (all_asked) {
         if (!gather(nodes, id, 0, 0.05, self->ready, self->ctx, 0))
             goto out;
-        if (!verdict(nodes, released, &leader, &potential))
+        if (!verdict(nodes, released, &leader, &potential, early))
             goto out;
     } else {
         struct timespec pause = {0, 50000000};
@@ -377,16 +399,17 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
                     continue;
                 int rel[2] = {again[r].h.epoch, 0};
                 if (r == me) {
-                    mc_dl_relax = 1;
+                    mc_dl_relax = MC_RELAX_SITE;
                     if (self->call)
                         mc_dl_relax_site(self->call->caller);
-                    result = 1;
+                    result = MC_DL_RELAXED;
                 } else {
                     mc_dl_send_bytes(rel, (int)sizeof rel, r, TAG_RELAX);
                 }
             }
         } else {
             reported = 1;
+            result = MC_DL_STUCK;
             if (mc_st.cfg.abort_on_deadlock)
                 mc_report_abort_job("deadlock (--abort-on-deadlock=no keeps it waiting)");
         }
@@ -395,6 +418,7 @@ int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx)
         node_clear(&again[r]);
     free(again);
 out:
+    asking_early = 0;
     for (int r = 0; r < p; r++)
         node_clear(&nodes[r]);
     free(nodes);

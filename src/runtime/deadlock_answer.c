@@ -92,7 +92,7 @@ void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, v
     w->npcs = 0;
     w->tid = 0;
     mc_dl_epoch++;
-    mc_dl_relax = 0;
+    mc_dl_relax = MC_RELAX_NONE;
 }
 
 void mc_dl_note_slow(void)
@@ -118,9 +118,33 @@ void mc_dl_relax_site(const void *site)
 
 void mc_dl_relax_here(mc_call *c)
 {
-    mc_dl_relax = 1;
+    mc_dl_relax = MC_RELAX_SITE;
     if (c)
         mc_dl_relax_site(c->caller);
+}
+
+/* Call sites whose strict waits an early probe let go without a verdict,
+ * and how often: a site that stalls on a busy receiver again and again (a
+ * loop sending to a rank that computes before it receives) stops waiting
+ * for good after MC_DL_EARLY_PER_SITE, so its cost stays a few probes. */
+static const void *probed_site[MC_SITESET_MAX];
+static int probed_count[MC_SITESET_MAX], nprobed;
+
+void mc_dl_relax_wait(mc_call *c)
+{
+    const void *site = c ? c->caller : NULL;
+    int i = 0;
+    while (i < nprobed && probed_site[i] != site)
+        i++;
+    if (i == nprobed && nprobed < MC_SITESET_MAX) {
+        probed_site[nprobed] = site;
+        probed_count[nprobed++] = 0;
+    }
+    if (i == nprobed || ++probed_count[i] >= MC_DL_EARLY_PER_SITE) {
+        mc_dl_relax_here(c);    /* the table is full, or the site used up its probes */
+        return;
+    }
+    mc_dl_relax = MC_RELAX_WAIT;
 }
 
 void mc_dl_clear_waiting(void)
@@ -133,7 +157,7 @@ void mc_dl_clear_waiting(void)
     mine = NULL;
     nwaits--;
     mc_dl_epoch++;
-    mc_dl_relax = 0;
+    mc_dl_relax = MC_RELAX_NONE;
 }
 
 /* ---- replies in flight ------------------------------------------------------ */
@@ -353,8 +377,13 @@ static void serve(void)
          * it finish instead of starting a second one (with every rank of a
          * large deadlock detecting at once, the queries crowd each other
          * out). If this rank is the one to report, it still does, later. */
-        if (st.MPI_SOURCE < mc_st.world_rank)
-            deferred_until = mc_dl_now() + 2 * (mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0) + 0.2;
+        if (st.MPI_SOURCE < mc_st.world_rank) {
+            /* An early probe (q[2]) is over in a round and a pause. */
+            double grace = q[2] ? MC_DL_EARLY_GRACE_S : mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
+            double until = mc_dl_now() + 2 * grace + (q[2] ? 0.06 : 0.2);
+            if (until > deferred_until)
+                deferred_until = until;
+        }
     }
     for (;;) {
         int flag = 0;
@@ -368,7 +397,7 @@ static void serve(void)
         for (int i = 0; nwaits == 1 && r[0] == mc_dl_epoch && i < MC_DL_THREADS; i++) {
             if (!mc_dl_waits[i].blocked)
                 continue;
-            mc_dl_relax = 1;
+            mc_dl_relax = MC_RELAX_SITE;
             mc_dl_release_epoch++;
             if (mc_dl_waits[i].call)
                 mc_dl_relax_site(mc_dl_waits[i].call->caller);

@@ -302,12 +302,26 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w);
 
 /* Deadlock detection (deadlock.c). */
 void mc_dl_service(void);                       /* answer queries; called every turn */
-/* Runs one detection; 1 when the wait was released by a potential-deadlock verdict. */
-int mc_dl_detect(mc_call *c, mc_describe_fn describe, void *ctx);
+/* Runs one detection of the calling thread's wait. early: the probe of a
+ * strict wait that lacks only acknowledgments, made a few milliseconds into
+ * the stall (docs/design.md, "Strict mode without long stalls"): it asks
+ * along the wait's edges with a short grace and acts only on a potential
+ * deadlock. */
+enum {
+    MC_DL_MOVED,        /* no verdict: some rank the wait reaches can still move */
+    MC_DL_RELAXED,      /* a potential deadlock was reported: the wait stops waiting for acknowledgments */
+    MC_DL_STUCK         /* blocked, and nothing for this detection to do: wait on */
+};
+#define MC_DL_EARLY_PROBE_S 0.005   /* a strict wait's first probe, after this long */
+#define MC_DL_EARLY_GRACE_S 0.03    /* a rank silent this long into a probe is computing */
+#define MC_DL_EARLY_PER_SITE 4      /* probes without verdict before a call site stops waiting */
+int mc_dl_detect(mc_call *c, int early);
 extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
-extern int mc_dl_relax;                         /* the current wait may skip acknowledgments */
+enum { MC_RELAX_NONE, MC_RELAX_SITE, MC_RELAX_WAIT };
+extern int mc_dl_relax;                         /* the current wait may skip acknowledgments (MC_RELAX_*) */
 int mc_dl_site_relaxed(const void *site);       /* a potential deadlock was reported there */
-void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments in this wait */
+void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments here, for good */
+void mc_dl_relax_wait(mc_call *c);              /* ... in this wait only (no verdict: the receiver is busy) */
 void mc_dl_relax_site(const void *site);        /* sends from this call site no longer wait */
 void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
 void mc_dl_clear_waiting(void);
