@@ -426,3 +426,40 @@ out:
     mc_dl_leave(entered);
     return result;
 }
+
+/* ---- a strict wait's early probe ------------------------------------------- */
+
+/* Whether this wait lacks only strict-mode acknowledgments. */
+int mc_dl_only_acks_missing(mc_describe_fn describe, void *ctx)
+{
+    mc_waitfor w;
+    memset(&w, 0, sizeof w);
+    describe(ctx, &w, 1);
+    int only = w.npending > 0 && w.npending == w.nrelax;
+    mc_waitfor_free(&w);
+    return only;
+}
+
+/* Strict mode without long stalls (docs/design.md; engine.c calls it from
+ * the wait loop's slow phase): a wait that lacks only the acknowledgments
+ * of sends MPI already buffered is probed a few milliseconds in, instead
+ * of after the timeout. A potential deadlock is
+ * reported then (the wait ends, relaxed); no verdict means some rank it
+ * reaches can still move (the receiver computes, or works inside a
+ * collective), and the send does not wait on it any longer. A wait that
+ * is really blocked (a deadlock, or a potential one another rank leads)
+ * waits on for the timeout's detection or the leader's message. Engine
+ * lock held; 1 when the probe ran. */
+int mc_dl_early_probe(mc_call *c, mc_describe_fn describe, void *ctx, double *probe_at, int *probe)
+{
+    *probe_at = mc_dl_now() + MC_DL_EARLY_PROBE_S;
+    if (mc_dl_deferred() || !mc_dl_only_acks_missing(describe, ctx))
+        return 0;   /* a lower rank is probing, or a real wait: look again later */
+    *probe = 0;
+    mc_eng_unlock();
+    int verdict = mc_dl_detect(c, 1);
+    mc_eng_lock();
+    if (verdict == MC_DL_MOVED)
+        mc_dl_relax_wait(c);
+    return 1;
+}

@@ -324,41 +324,6 @@ int mc_eng_settle(double seconds)
     return *mc_coll_hook.npending == 0;
 }
 
-/* Whether this wait lacks only strict-mode acknowledgments. */
-static int only_acks_missing(mc_describe_fn describe, void *ctx)
-{
-    mc_waitfor w;
-    memset(&w, 0, sizeof w);
-    describe(ctx, &w, 1);
-    int only = w.npending > 0 && w.npending == w.nrelax;
-    mc_waitfor_free(&w);
-    return only;
-}
-
-
-/* Strict mode without long stalls (docs/design.md): a wait that lacks only
- * the acknowledgments of sends MPI already buffered is probed a few
- * milliseconds in, instead of after the timeout. A potential deadlock is
- * reported then (the wait ends, relaxed); no verdict means some rank it
- * reaches can still move (the receiver computes, or works inside a
- * collective), and the send does not wait on it any longer. A wait that
- * is really blocked (a deadlock, or a potential one another rank leads)
- * waits on for the timeout's detection or the leader's message. Engine
- * lock held; 1 when the probe ran. */
-static int early_probe(mc_call *c, mc_describe_fn describe, void *ctx, double *probe_at, int *probe)
-{
-    *probe_at = now_s() + MC_DL_EARLY_PROBE_S;
-    if (mc_dl_deferred() || !only_acks_missing(describe, ctx))
-        return 0;   /* a lower rank is probing, or a real wait: look again later */
-    *probe = 0;
-    mc_eng_unlock();
-    int verdict = mc_dl_detect(c, 1);
-    mc_eng_lock();
-    if (verdict == MC_DL_MOVED)
-        mc_dl_relax_wait(c);
-    return 1;
-}
-
 void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
     if (ready(ctx))
@@ -398,7 +363,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
             double t = now_s();
             if (t - start >= 0.01)
                 mc_dl_note_slow();  /* its stack, for another thread's answer */
-            if (probe && t >= probe_at && early_probe(c, describe, ctx, &probe_at, &probe))
+            if (probe && t >= probe_at && mc_dl_early_probe(c, describe, ctx, &probe_at, &probe))
                 continue;
             if (t >= next_detect && mc_dl_deferred()) {
                 next_detect = t + 0.05;     /* a lower rank is detecting */
@@ -408,7 +373,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
                 mc_eng_lock();
                 if (verdict == MC_DL_RELAXED)
                     continue;
-                if (++inconclusive >= 2 && only_acks_missing(describe, ctx)) {
+                if (++inconclusive >= 2 && mc_dl_only_acks_missing(describe, ctx)) {
                     /* Twice no verdict, and MPI already delivered or buffered
                      * everything this rank waits for: the receiver is busy
                      * where the detector cannot see it (inside a collective,

@@ -316,6 +316,11 @@ enum {
 #define MC_DL_EARLY_GRACE_S 0.03    /* a rank silent this long into a probe is computing */
 #define MC_DL_EARLY_PER_SITE 4      /* probes without verdict before a call site stops waiting */
 int mc_dl_detect(mc_call *c, int early);
+/* Whether this wait lacks only strict-mode acknowledgments. */
+int mc_dl_only_acks_missing(mc_describe_fn describe, void *ctx);
+/* The early probe, when the wait lacks only those (engine lock held): 1
+ * when it ran; otherwise *probe_at is the next time to look. */
+int mc_dl_early_probe(mc_call *c, mc_describe_fn describe, void *ctx, double *probe_at, int *probe);
 extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
 enum { MC_RELAX_NONE, MC_RELAX_SITE, MC_RELAX_WAIT };
 extern int mc_dl_relax;                         /* the current wait may skip acknowledgments (MC_RELAX_*) */
