@@ -143,6 +143,18 @@ int mc_env_slot_done(mc_env_slot *s)
     return s->done;
 }
 
+/* The envelopes in flight that no mirror took yet (each tested now): a
+ * rank whose earlier sends went on without their acknowledgment (strict
+ * mode let them go) is ahead of its receivers, and cannot be judged by an
+ * early probe (runtime/deadlock_answer.c). */
+int mc_env_unacked(void)
+{
+    int n = 0;
+    for (mc_env_slot *s = inflight; s; s = s->next)
+        n += !mc_env_slot_done(s);
+    return n;
+}
+
 /* ---- the sender's side of a report -------------------------------------- */
 
 static void arg(mc_call_text *ct, const char *name, const char *value)

@@ -59,6 +59,7 @@ int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
 /* envelope.c: tests one owned envelope slot now (a waiting sender); reports
  * an envelope no receive matched before MPI_Finalize. */
 int mc_env_slot_done(mc_env_slot *s);
+int mc_env_unacked(void);
 void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats);
 
 #endif

@@ -214,6 +214,29 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
     return 1;
 }
 
+/* The pause between the rounds when the closure is walked hop by hop. It
+ * keeps MPI progressing and the detector answering: a rank that merely
+ * slept here held back what its peers waited for (an early probe found
+ * MPICH's pt2pt/pingping "deadlocked" with Open MPI, both ranks in the same
+ * waits 50 ms apart while the data sat in the prober's own queues). 0 when
+ * this rank's own wait ended meanwhile. */
+static int pause_progressing(double seconds, mc_ready_fn ready, void *ctx)
+{
+    for (double end = mc_dl_now() + seconds; mc_dl_now() < end;) {
+        mc_eng_lock();
+        mc_dl_service();
+        int done = ready(ctx);
+        mc_eng_unlock();
+        if (done)
+            return 0;
+        int flag = 0;
+        PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mc_st.world_dup, &flag, MPI_STATUS_IGNORE);
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    return 1;
+}
+
 /* Asks every rank in want (state 1) and their successors; gives up on the
  * silent ones after `grace` seconds. With `all_asked` (every rank was
  * asked at once), it ends as soon as this rank's closure has answered.
@@ -376,9 +399,8 @@ int mc_dl_detect(mc_call *c, int early)
             goto out;
         if (!verdict(nodes, released, &leader, &potential, early))
             goto out;
-    } else {
-        struct timespec pause = {0, 50000000};
-        nanosleep(&pause, NULL);
+    } else if (!pause_progressing(0.05, self->ready, self->ctx)) {
+        goto out;
     }
     node *again = mc_calloc((size_t)p, sizeof *again);
     if (!again)

@@ -229,7 +229,7 @@ static void details_of(const int *slot, int nalts, char *text, size_t cap)
     }
 }
 
-static void answer(int id, int to, int details)
+static void answer(int id, int to, int details, int early)
 {
     reply_hdr h = {REPLY_MAGIC, id, mc_st.world_rank, mc_dl_rank_blocked(), mc_dl_epoch, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     mc_waitfor w[MC_DL_THREADS];
@@ -270,6 +270,15 @@ static void answer(int id, int to, int details)
         /* Strict-mode acknowledgments are waited for only with one thread
          * (engine.c): a relaxable rank has one wait. */
         h.relaxable = nalts == 1 && npending > 0 && npending == nrelax;
+        /* An early probe (deadlock.c) judges a strict wait a few ms in. A
+         * rank that also has older sends still unacknowledged (strict mode
+         * let them go) is ahead of its receivers: its envelopes may sit in
+         * MPI's queues while the receiver waits for one of them (MPICH's
+         * pt2pt/pingping with Open MPI: thousands of sends ahead, and both
+         * ranks in the same waits 50 ms apart while Open MPI's shared-memory
+         * transport caught up). Such a rank is not judged early. */
+        if (early && h.relaxable && mc_p2p_hook.env_unacked() > nrelax)
+            h.unknown = 1;
         h.nalts = nalts > 1 ? nalts : 0;
         if (details && nalts) {
             text = mc_malloc(DETAILS_MAX);
@@ -372,7 +381,7 @@ static void serve(void)
             break;
         int q[3];
         PMPI_Recv(q, 3, MPI_INT, st.MPI_SOURCE, TAG_QUERY, mc_st.world_dup, MPI_STATUS_IGNORE);
-        answer(q[0], st.MPI_SOURCE, q[1]);
+        answer(q[0], st.MPI_SOURCE, q[1], q[2]);
         /* A lower rank is running a detection that reaches this rank: let
          * it finish instead of starting a second one (with every rank of a
          * large deadlock detecting at once, the queries crowd each other
