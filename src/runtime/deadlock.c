@@ -175,6 +175,7 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
                 if (nb) { buf = nb; len_cap = len; }
             }
             PMPI_Recv(buf, len_cap, MPI_BYTE, st.MPI_SOURCE, TAG_REPLY, mc_st.world_dup, MPI_STATUS_IGNORE);
+            mc_dl_received++;
             take_reply(nodes, id, st.MPI_SOURCE, buf, len);
             got_new = 1;
             node *n = &nodes[st.MPI_SOURCE];

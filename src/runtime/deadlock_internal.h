@@ -73,6 +73,7 @@ int mc_dl_enter(int wait);
 void mc_dl_leave(int entered);
 /* Sends bytes to a rank on the checker's world copy without waiting. */
 void mc_dl_send_bytes(const void *data, int len, int dest, int tag);
+extern long mc_dl_received;     /* the detector's messages received (the Finalize drain) */
 
 /* For a deadlock report (near_miss.c): messages that came close to matching
  * the receive c waits in, but differ in tag, source or communicator (the

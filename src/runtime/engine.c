@@ -560,13 +560,15 @@ void mc_eng_finalize(void)
         if (p->real != MPI_REQUEST_NULL && p->real == p->user)
             PMPI_Request_free(&p->real);
     }
-    /* Every envelope sent must be received here or by a mirror: agree on
-     * the totals, draining until they match (bounded: an envelope of a
-     * message still in flight after a second is given up). */
+    /* Every envelope sent must be received here or by a mirror, and every
+     * message of the deadlock detector by someone: agree on the totals,
+     * draining until they match (bounded: a message still in flight after
+     * a second is given up). */
     for (int round = 0; round < 200; round++) {
         mc_pcomms_drain_lost();
-        long long diff[1] = {mc_env_sent - mc_env_received}, sum[1] = {0};
-        if (PMPI_Allreduce(diff, sum, 1, MPI_LONG_LONG, MPI_SUM, mc_st.world_dup) != MPI_SUCCESS || sum[0] <= 0)
+        long long diff[2] = {mc_env_sent - mc_env_received, mc_dl_final_drain()}, sum[2] = {0, 0};
+        if (PMPI_Allreduce(diff, sum, 2, MPI_LONG_LONG, MPI_SUM, mc_st.world_dup) != MPI_SUCCESS
+            || (sum[0] <= 0 && sum[1] <= 0))
             break;
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);

@@ -316,6 +316,8 @@ enum {
 #define MC_DL_EARLY_GRACE_S 0.03    /* a rank silent this long into a probe is computing */
 #define MC_DL_EARLY_PER_SITE 4      /* probes without verdict before a call site stops waiting */
 int mc_dl_detect(mc_call *c, int early);
+/* MPI_Finalize: drops the detector's unreceived messages; sent minus received. */
+long mc_dl_final_drain(void);
 /* Whether this wait lacks only strict-mode acknowledgments. */
 int mc_dl_only_acks_missing(mc_describe_fn describe, void *ctx);
 /* The early probe, when the wait lacks only those (engine lock held): 1
