@@ -299,6 +299,11 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
             reasons.append("expected exit code 0, got %s" % rc)
         if stderr_has(stderr):
             reasons.append("stderr has an 'mpicheck: ERROR/WARNING' block")
+        # A correct program receives every message it sends; a message left
+        # in MPI's queues at exit is the checker's (MPICH's UCX names it).
+        m = re.search(r"^.*UCX +WARN +unexpected tag-receive descriptor.*$", stderr, re.M)
+        if m:
+            reasons.append("a message was left unreceived at exit: %s" % m.group(0).strip())
     else:
         if report is not None:
             if not any(f.get("class") == expect for f in findings):
