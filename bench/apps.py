@@ -74,12 +74,13 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true", help="2 ranks, shorter runs, no hpcc")
     ap.add_argument("--limit", type=int, default=600, help="seconds per run")
+    ap.add_argument("--max-np", type=int, default=4, help="the most ranks a case runs with")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
     cases = []
-    ranks = (2,) if args.quick else (2, 4)
-    iters = ("1500", "1000") if args.quick else ("2000", "1000")
+    ranks = [n for n in ((2,) if args.quick else (2, 4)) if n <= max(2, args.max_np)]
+    iters = ("5000", "2500") if args.quick else ("10000", "5000")
     for np_ in ranks:
         cases.append({"name": "stencil", "np": np_, "timer": "internal", "cwd": args.out,
                       "cmd": [args.stencil, "256", iters[0]]})
@@ -91,7 +92,9 @@ def main():
         with open(os.path.join(hdir, "hpccinf.txt"), "w") as f:
             f.write(HPCC_INPUT)
         cases.append({"name": "hpcc", "np": 2, "timer": "wall", "cwd": hdir, "cmd": [args.hpcc],
-                      "result_file": "hpccoutf.txt", "result_pattern": r"\b(passed|failed|PASSED|FAILED)\b"})
+                      "result_file": "hpccoutf.txt", "result_pattern": r"\d+ tests completed and (?:passed|failed) residual checks"
+                                        r"|Found \d+ errors in \d+ locations \((?:passed|failed)\)"
+                                        r"|\.\.\.\.\.\. (?:PASSED|FAILED)"})
 
     rows = []
     for case in cases:

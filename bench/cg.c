@@ -7,7 +7,7 @@
  *
  * Rank 0 prints "app cg SECONDS" (the iterations only) and the final
  * residual norm, which must be the same plain and checked.
- * Usage: cg [N [ITERS]]   (N unknowns per rank, default 20000; 1000 iterations)
+ * Usage: cg [N [ITERS]]   (N unknowns per rank, default 20000; 5000 iterations)
  * Run it plain and under mpicheck: scripts/bench apps.
  */
 #include <mpi.h>
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int n = argc > 1 ? atoi(argv[1]) : 20000, iters = argc > 2 ? atoi(argv[2]) : 1000;
+    int n = argc > 1 ? atoi(argv[1]) : 20000, iters = argc > 2 ? atoi(argv[2]) : 5000;
     if (n < 1 || iters < 1) {
         if (rank == 0)
             fprintf(stderr, "usage: cg [N >= 1 [ITERS >= 1]]\n");

@@ -9,7 +9,7 @@
  *
  * Rank 0 prints "app stencil SECONDS" (the iterations only, start-up left
  * out) and the final residual, which must be the same plain and checked.
- * Usage: stencil [N [ITERS]]   (strip of N x N points per rank; default 256, 2000)
+ * Usage: stencil [N [ITERS]]   (strip of N x N points per rank; default 256, 10000)
  * Run it plain and under mpicheck: scripts/bench apps.
  */
 #include <mpi.h>
@@ -23,7 +23,7 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int n = argc > 1 ? atoi(argv[1]) : 256, iters = argc > 2 ? atoi(argv[2]) : 2000;
+    int n = argc > 1 ? atoi(argv[1]) : 256, iters = argc > 2 ? atoi(argv[2]) : 10000;
     if (n < 4 || iters < 1) {
         if (rank == 0)
             fprintf(stderr, "usage: stencil [N >= 4 [ITERS >= 1]]\n");
