@@ -10,7 +10,7 @@ their own iterations ("app NAME SECONDS", start-up left out); hpcc is timed
 as a whole job. A checked run must end with exit status 0 and print the same
 result lines as the plain run (the residuals), or the benchmark fails.
 
-Writes the table to stdout, and OUT/apps.tsv and, with gnuplot, OUT/apps.png
+Writes the table to stdout, and OUT/apps.tsv (bench/tables.py's format) and, with gnuplot, OUT/apps.png
 (the ratios as bars, with the targets of issue 19 as lines).
 """
 import argparse
@@ -21,6 +21,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tables  # noqa: E402
 
 MODES = ("plain", "fast", "strict")
 
@@ -123,14 +126,13 @@ def main():
     print("apps (%s): medians of %d rounds, seconds; x = median of each round's ratio to plain"
           % (args.flavor, args.runs))
     print("%-12s %-9s %9s %9s %9s %8s %9s" % ("program", "timed", "plain", "fast", "strict", "x fast", "x strict"))
-    with open(os.path.join(args.out, "apps.tsv"), "w") as tsv:
-        tsv.write("program\tplain\tfast\tstrict\tx_fast\tx_strict\n")
-        for case, med, rat, _ in rows:
-            timed = "loop" if case["timer"] == "internal" else "whole job"
-            print("%-12s %-9s %9.3f %9.3f %9.3f %8.2f %9.2f" % (
-                label(case), timed, med["plain"], med["fast"], med["strict"], rat["fast"], rat["strict"]))
-            tsv.write("%s\t%.4f\t%.4f\t%.4f\t%.3f\t%.3f\n" % (
-                label(case).replace(" ", "_"), med["plain"], med["fast"], med["strict"], rat["fast"], rat["strict"]))
+    for case, med, rat, _ in rows:
+        timed = "loop" if case["timer"] == "internal" else "whole job"
+        print("%-12s %-9s %9.3f %9.3f %9.3f %8.2f %9.2f" % (
+            label(case), timed, med["plain"], med["fast"], med["strict"], rat["fast"], rat["strict"]))
+    # The format of every benchmark's table (bench/tables.py), for the summary.
+    tables.write_tsv(os.path.dirname(os.path.abspath(args.out)), os.path.basename(os.path.abspath(args.out)),
+                     "apps", [("%s %dr" % (c["name"], c["np"]), "s", med, rat) for c, med, rat, _ in rows])
     print("all runs (plain / fast / strict):")
     for case, _, _, times in rows:
         print("  %-12s %s" % (label(case), " / ".join(

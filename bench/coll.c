@@ -2,11 +2,12 @@
  * coll.c - what the checker adds per collective, and what it costs rank 0
  * in memory.
  *
- *   coll time        per call of MPI_Barrier, MPI_Allreduce of 8 bytes and
- *                    MPI_Bcast of 1 MiB, in microseconds: a warmup, then 10
- *                    timed blocks, the median block; rank 0 prints
- *                    "coll barrier_us 3.1", "coll allreduce8_us ...",
- *                    "coll bcast1MiB_us ...".
+ *   coll time        per call of MPI_Barrier, MPI_Allreduce of 8 bytes,
+ *                    MPI_Bcast of 1 MiB and MPI_Alltoall of 8 bytes to each
+ *                    rank, in microseconds: a warmup, then 10 timed blocks,
+ *                    the median block; rank 0 prints "coll barrier_us 3.1",
+ *                    "coll allreduce8_us ...", "coll bcast1MiB_us ...",
+ *                    "coll alltoall8_us ...".
  *   coll memory      1,000 collectives (Barrier, Allreduce of 8 bytes, Bcast
  *                    of 64 bytes, Allgather of 4 bytes each, in turn); then
  *                    rank 0 prints its peak resident size (VmHWM of
@@ -54,6 +55,11 @@ static void op_allreduce(void)
     MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 static void op_bcast(void) { MPI_Bcast(big, 1 << 20, MPI_BYTE, 0, MPI_COMM_WORLD); }
+static double *a2a_in, *a2a_out;
+static void op_alltoall(void)
+{
+    MPI_Alltoall(a2a_in, 1, MPI_DOUBLE, a2a_out, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+}
 
 static long peak_kib(void)
 {
@@ -82,9 +88,15 @@ int main(int argc, char **argv)
         double b = timed(op_barrier, 50, n);
         double a = timed(op_allreduce, 50, n);
         double c = timed(op_bcast, 5, n / 10 > 0 ? n / 10 : 1);
+        a2a_in = calloc((size_t)size, sizeof *a2a_in);
+        a2a_out = calloc((size_t)size, sizeof *a2a_out);
+        double d = timed(op_alltoall, 50, n);
         if (rank == 0)
-            printf("coll barrier_us %.3f\ncoll allreduce8_us %.3f\ncoll bcast1MiB_us %.3f\n", b, a, c);
+            printf("coll barrier_us %.3f\ncoll allreduce8_us %.3f\ncoll bcast1MiB_us %.3f\n"
+                   "coll alltoall8_us %.3f\n", b, a, c, d);
         free(big);
+        free(a2a_in);
+        free(a2a_out);
     } else {
         char buf[64] = {0};
         int mine = rank, *all = malloc((size_t)size * sizeof *all);

@@ -2,7 +2,7 @@
  * p2p.c - what the checker adds per point-to-point message, between 2 ranks.
  *
  *   pingpong_8B   MPI_Send / MPI_Recv of 8 bytes, back and forth
- *   pingpong_64KiB  the same with 64 KiB messages
+ *   pingpong_1KiB, _64KiB, _1MiB, _4MiB  the same with larger messages
  *   msgrate       rank 0 posts a window of 64 MPI_Isend of 8 bytes, rank 1
  *                 64 MPI_Irecv, both MPI_Waitall, then rank 1 sends a 1-int
  *                 ack so that windows do not overlap
@@ -10,7 +10,7 @@
  * plain and checked, so that the runs compare) in 10 blocks, and takes the
  * median block. Rank 0 prints, one line per measure, "p2p NAME VALUE":
  *   p2p pingpong_8B_us 0.150       one-way latency, microseconds
- *   p2p pingpong_64KiB_us 13.100
+ *   p2p pingpong_64KiB_us 13.100  (and 1KiB, 1MiB, 4MiB)
  *   p2p msgrate_8B_per_s 14900000  messages per second
  * Ranks other than 0 and 1 only take part in the barriers.
  * Usage: p2p [SCALE]   (multiplies every iteration count; default 1)
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #define WINDOW 64
-#define BIG (64 * 1024)
+#define BIG (4 << 20)
 
 /* The timed iterations run in BLOCKS blocks, each timed on its own; a run
  * reports the median block, so that a short interruption by other work on
@@ -131,17 +131,23 @@ int main(int argc, char **argv)
     }
     memset(buf, rank, BIG);
 
-    int n8 = (int)(200000 * scale), nbig = (int)(8000 * scale), nwin = (int)(20000 * scale);
-    if (n8 < 1) n8 = 1;
-    if (nbig < 1) nbig = 1;
-    if (nwin < 1) nwin = 1;
-    double lat8 = pingpong(rank, buf, 8, 2000, n8, 10);
-    double latbig = pingpong(rank, buf, BIG, 200, nbig, 11);
-    double rate = msgrate(rank, 200, nwin, 12);
+    /* Iterations per size: some 0.1 to 0.5 s of messages each, plainly. */
+    static const struct { const char *name; int bytes, iters; } sizes[] = {
+        {"8B", 8, 200000}, {"1KiB", 1024, 50000}, {"64KiB", 64 * 1024, 8000},
+        {"1MiB", 1 << 20, 500}, {"4MiB", 4 << 20, 100},
+    };
+    double lat[sizeof sizes / sizeof sizes[0]];
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = (int)(sizes[k].iters * scale) > 0 ? (int)(sizes[k].iters * scale) : 1;
+        int warm = n / 100 > 10 ? n / 100 : 10;
+        lat[k] = pingpong(rank, buf, sizes[k].bytes, warm, n, 10 + (int)k);
+    }
+    int nwin = (int)(20000 * scale) > 0 ? (int)(20000 * scale) : 1;
+    double rate = msgrate(rank, 200, nwin, 20);
 
     if (rank == 0) {
-        printf("p2p pingpong_8B_us %.3f\n", lat8);
-        printf("p2p pingpong_64KiB_us %.3f\n", latbig);
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+            printf("p2p pingpong_%s_us %.3f\n", sizes[k].name, lat[k]);
         printf("p2p msgrate_8B_per_s %.0f\n", rate);
         fflush(stdout);
     }
