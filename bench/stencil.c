@@ -42,11 +42,12 @@ int main(int argc, char **argv)
     double residual = 0, t0 = MPI_Wtime();
     for (int it = 0; it < iters; it++) {
         MPI_Request req[4];
+        MPI_Status st[4];
         MPI_Irecv(u, n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &req[0]);
         MPI_Irecv(u + (size_t)(n + 1) * n, n, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &req[1]);
         MPI_Isend(u + n, n, MPI_DOUBLE, up, 1, MPI_COMM_WORLD, &req[2]);
         MPI_Isend(u + (size_t)n * n, n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, &req[3]);
-        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+        MPI_Waitall(4, req, st);
         if (rank == 0)
             for (int j = 0; j < n; j++)
                 u[j] = 1.0;     /* the fixed top boundary, not a halo */

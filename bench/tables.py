@@ -125,8 +125,10 @@ def table_p2p(raw, runs, out, flavor):
 
 def table_coll(raw, runs, out, flavor):
     time_rows, mem_rows = [], []
-    nps = sorted({int(p.split(".")[2]) for p in glob.glob(os.path.join(raw, "time.*"))
-                  if not p.endswith(".err")})
+    def sizes(what):    # the rank counts of RAWDIR/WHAT.MODE.NP.ROUND
+        return sorted({int(os.path.basename(p).split(".")[2]) for p in glob.glob(os.path.join(raw, what + ".*"))
+                       if not p.endswith(".err")})
+    nps = sizes("time")
     for np_ in nps:
         per = {}
         for m in MODES:
@@ -138,8 +140,7 @@ def table_coll(raw, runs, out, flavor):
         for name, pr in per.items():
             med, x = rounds_table(pr, "us")
             time_rows.append(("%s %dr" % (name[:-3], np_), "us", med, x))
-    mnps = sorted({int(p.split(".")[2]) for p in glob.glob(os.path.join(raw, "mem.*"))
-                   if not p.endswith(".err")})
+    mnps = sizes("mem")
     for np_ in mnps:
         pr = {}
         for m in MODES:
@@ -238,10 +239,10 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set logscale y 2
-set yrange [0.8:*]
+set yrange [0.5:*]
 set ylabel "checked / plain"
 set xtics rotate by -40 left
-set key top left
+set key top center
 set grid ytics
 set bmargin 11
 set arrow from graph 0, first 1.05 to graph 1, first 1.05 nohead dt 2 lc rgb "#1f77b4"

@@ -58,6 +58,23 @@ class Files(unittest.TestCase):
         self.assertAlmostEqual(rows["pingpong_8B"][3]["fast"], 1.5)
         self.assertAlmostEqual(rows["msgrate_8B"][3]["strict"], 2.0)
 
+    def test_coll(self):
+        # The raw directory's own name has dots, as mktemp's do.
+        raw = os.path.join(self.dir, "tmp.a1b2", "coll")
+        os.makedirs(raw)
+        for np_ in (2, 4):
+            for i in (1, 2, 3):
+                for mode, v in (("plain", 1.0), ("fast", 2.0 * np_), ("strict", 3.0)):
+                    write(os.path.join(raw, "time.%s.%d.%d" % (mode, np_, i)), "coll barrier_us %g\n" % v)
+                for mode, kib in (("plain", 1000), ("strict", 1500)):
+                    write(os.path.join(raw, "mem.%s.%d.%d" % (mode, np_, i)), "coll peak_kib %d\n" % kib)
+        write(os.path.join(raw, "time.plain.2.1.err"), "")
+        tables.table_coll(raw, 3, self.out, "mpi")
+        rows = self.tsv("coll")
+        self.assertAlmostEqual(rows["barrier 4r"][3]["fast"], 8.0)
+        self.assertAlmostEqual(rows["barrier 2r"][3]["strict"], 3.0)
+        self.assertEqual(rows["rank 0 peak 4r"][2], {"plain": 1000.0, "strict": 1500.0})
+
     def test_instructions_slope(self):
         # 1,000 instructions of start-up, 50 (plain) and 250 (checked) an iteration.
         for mode, per in (("plain", 50), ("fast", 250), ("strict", 300)):
