@@ -32,6 +32,15 @@ typedef struct {
 static ended_req ended_pool[MC_ENDED_MAX];   /* a ring: the oldest goes first */
 static unsigned ended_next;
 static ended_req *ended_table;
+static int nended;              /* entries of ended_table but the sentinel */
+
+/* uthash frees a table whose last entry leaves and allocates it again for
+ * the next: MPI hands the same request handle out again and again, so the
+ * ended entry of a handle left when the handle came back, and every
+ * message cost a calloc, a malloc and two frees (some 1,000 instructions,
+ * callgrind, bench/instructions.c). A sentinel of another object kind,
+ * which no lookup here asks for, keeps the table. */
+static ended_req sentinel = {.key = {MC_OBJ_COMM, 0}};
 
 static void ended_forget(uint64_t bits)
 {
@@ -41,6 +50,7 @@ static void ended_forget(uint64_t bits)
     if (e) {
         HASH_DEL(ended_table, e);
         e->used = 0;
+        nended--;
     }
 }
 
@@ -50,10 +60,14 @@ static void ended_forget(uint64_t bits)
 void mc_requests_dropped(const mc_obj *o)
 {
     uint64_t bits = o->key.bits;
+    if (!ended_table)
+        HASH_ADD(hh, ended_table, key, sizeof sentinel.key, &sentinel);
     ended_forget(bits);
     ended_req *e = &ended_pool[ended_next++ % MC_ENDED_MAX];
-    if (e->used)
+    if (e->used) {
         HASH_DEL(ended_table, e);
+        nended--;
+    }
     e->key = (mc_obj_key){MC_OBJ_REQUEST, bits};
     e->how.fn = -1;
     e->how.caller = NULL;
@@ -61,6 +75,7 @@ void mc_requests_dropped(const mc_obj *o)
     e->how.made_caller = o->origin.npcs > 0 ? (const void *)o->origin.pcs[0] : NULL;
     e->used = 1;
     HASH_ADD(hh, ended_table, key, sizeof e->key, e);
+    nended++;
 }
 
 static void ended_by(uint64_t bits, const mc_call *c)
@@ -108,7 +123,7 @@ int mc_requests_is_shared(MPI_Request r)
 
 int mc_requests_ended(MPI_Request r, mc_request_end *how)
 {
-    if (!ended_table || (nshared && mc_requests_is_shared(r)))
+    if (!nended || (nshared && mc_requests_is_shared(r)))
         return 0;
     mc_obj_key key = {MC_OBJ_REQUEST, MC_BITS(r)};
     ended_req *e;
@@ -202,7 +217,7 @@ void mc_requests_post(mc_call *c)
         MPI_Request r = *(const MPI_Request *)c->vals[out].p;
         if (r != MPI_REQUEST_NULL) {
             int persistent = (d->flags & MC_FLAG_PERSISTENT) != 0;
-            if (ended_table)
+            if (nended)
                 ended_forget(MC_BITS(r));
             /* The engine may have entered the request already, as part of
              * its record of it (runtime.h): that entry stays. A live
