@@ -145,33 +145,9 @@ def main():
 
 
 def plot(out, flavor, top):
-    if not shutil.which("gnuplot"):
-        print("no gnuplot: no plot (apt-get install gnuplot-nox)")
-        return
-    png = os.path.join(out, "apps.png")
-    script = """
-set terminal pngcairo size 800,420 font ",10" noenhanced
-set output '%s'
-set title "mpicheck on whole programs (%s): time over plain"
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set boxwidth 0.9
-set ylabel "checked / plain"
-set yrange [0:%.2f]
-set key top left
-set grid ytics
-set arrow from graph 0, first 1.05 to graph 1, first 1.05 nohead dt 2 lc rgb "#1f77b4"
-set arrow from graph 0, first 1.30 to graph 1, first 1.30 nohead dt 2 lc rgb "#d62728"
-set datafile separator "\\t"
-plot '%s' using 2:xtic(1) title "fast (target 1.05)" lc rgb "#1f77b4", \\
-     '' using 3 title "strict (target 1.30)" lc rgb "#d62728"
-""" % (png, flavor, top, os.path.join(out, "apps.dat"))
-    proc = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
-    if proc.returncode != 0:
-        print("gnuplot failed: " + proc.stderr.strip())
-    else:
-        print("plot: " + png)
+    tables.plot_ratios(os.path.join(out, "apps.dat"), os.path.join(out, "apps.png"),
+                       "mpicheck on whole programs (%s): time over plain" % flavor, "800,420",
+                       "set yrange [0:%.2f]" % top)
 
 
 # HPL at N=1000 on a 1x2 grid, and the rest of hpcc with its defaults.

@@ -125,31 +125,27 @@ def table_p2p(raw, runs, out, flavor):
 
 def table_coll(raw, runs, out, flavor):
     time_rows, mem_rows = [], []
+
     def sizes(what):    # the rank counts of RAWDIR/WHAT.MODE.NP.ROUND
         return sorted({int(os.path.basename(p).split(".")[2]) for p in glob.glob(os.path.join(raw, what + ".*"))
                        if not p.endswith(".err")})
-    nps = sizes("time")
-    for np_ in nps:
+
+    def rounds(what, np_):   # {measure: {mode: [value of each round]}}
         per = {}
         for m in MODES:
             for i in range(1, runs + 1):
-                path = os.path.join(raw, "time.%s.%d.%d" % (m, np_, i))
+                path = os.path.join(raw, "%s.%s.%d.%d" % (what, m, np_, i))
                 if os.path.exists(path):
                     for name, v in load_lines(path, "coll").items():
                         per.setdefault(name, {}).setdefault(m, []).append(v)
-        for name, pr in per.items():
+        return per
+
+    for np_ in sizes("time"):
+        for name, pr in rounds("time", np_).items():
             med, x = rounds_table(pr, "us")
             time_rows.append(("%s %dr" % (name[:-3], np_), "us", med, x))
-    mnps = sizes("mem")
-    for np_ in mnps:
-        pr = {}
-        for m in MODES:
-            for i in range(1, runs + 1):
-                path = os.path.join(raw, "mem.%s.%d.%d" % (m, np_, i))
-                if os.path.exists(path):
-                    v = load_lines(path, "coll").get("peak_kib")
-                    if v is not None:
-                        pr.setdefault(m, []).append(v)
+    for np_ in sizes("mem"):
+        pr = rounds("mem", np_).get("peak_kib", {})
         med = {m: statistics.median(v) for m, v in pr.items()}
         mem_rows.append(("rank 0 peak %dr" % np_, "KiB", med, {}))
     print("coll (%s): medians of %d rounds; time per call; x = median of each round's ratio" % (flavor, runs))
@@ -221,38 +217,43 @@ def summary(out, flavors):
         plot_summary(out, flavor, [r for r in rows if r[3]])
 
 
+def plot_ratios(dat, png, title, size, yaxis, labels=("fast (target 1.05)", "strict (target 1.30)")):
+    """A bar pair (fast, strict) per line of DAT ("name<TAB>x fast<TAB>x
+    strict"), with issue 19's targets as dashed lines; gnuplot, when here."""
+    if not shutil.which("gnuplot"):
+        print("no gnuplot: no plot (apt-get install gnuplot-nox)")
+        return
+    script = """
+set terminal pngcairo size %s font ",9" noenhanced
+set output '%s'
+set title "%s"
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+%s
+set ylabel "checked / plain"
+set key top center
+set grid ytics
+set arrow from graph 0, first 1.05 to graph 1, first 1.05 nohead dt 2 lc rgb "#1f77b4"
+set arrow from graph 0, first 1.30 to graph 1, first 1.30 nohead dt 2 lc rgb "#d62728"
+set datafile separator "\\t"
+plot '%s' using 2:xtic(1) title "%s" lc rgb "#1f77b4", \\
+     '' using 3 title "%s" lc rgb "#d62728"
+""" % (size, png, title, yaxis, dat, labels[0], labels[1])
+    proc = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    print("gnuplot failed: " + proc.stderr.strip() if proc.returncode else "plot: " + png)
+
+
 def plot_summary(out, flavor, rows):
     dat = os.path.join(out, flavor, "summary.dat")
     with open(dat, "w") as f:
         for name, _, _, x in rows:
             f.write("%s\t%.3f\t%.3f\n" % (name, x.get("fast", 0), x.get("strict", 0)))
-    if not shutil.which("gnuplot"):
-        print("no gnuplot: no plot (apt-get install gnuplot-nox)")
-        return
-    png = os.path.join(out, flavor, "summary.png")
-    script = """
-set terminal pngcairo size 1100,520 font ",9" noenhanced
-set output '%s'
-set title "mpicheck (%s): checked / plain, per measure (log scale)"
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set boxwidth 0.9
-set logscale y 2
-set yrange [0.5:*]
-set ylabel "checked / plain"
-set xtics rotate by -40 left
-set key top center
-set grid ytics
-set bmargin 11
-set arrow from graph 0, first 1.05 to graph 1, first 1.05 nohead dt 2 lc rgb "#1f77b4"
-set arrow from graph 0, first 1.30 to graph 1, first 1.30 nohead dt 2 lc rgb "#d62728"
-set datafile separator "\\t"
-plot '%s' using 2:xtic(1) title "fast (whole-program target 1.05)" lc rgb "#1f77b4", \\
-     '' using 3 title "strict (whole-program target 1.30)" lc rgb "#d62728"
-""" % (png, flavor, dat)
-    proc = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
-    print("gnuplot failed: " + proc.stderr.strip() if proc.returncode else "plot: " + png)
+    plot_ratios(dat, os.path.join(out, flavor, "summary.png"),
+                "mpicheck (%s): checked / plain, per measure (log scale)" % flavor, "1100,520",
+                "set logscale y 2\nset yrange [0.5:*]\nset xtics rotate by -40 left\nset bmargin 11",
+                ("fast (whole-program target 1.05)", "strict (whole-program target 1.30)"))
 
 
 def main(argv):
