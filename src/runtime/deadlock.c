@@ -19,8 +19,9 @@
  * relaxable ranks as released frees everybody, the program completes only
  * thanks to buffering: one potential-deadlock report, and the relaxable
  * ranks are told to stop waiting for those acknowledgments. Such a wait
- * is probed early (engine.c: a few milliseconds into the stall, a short
- * grace, hop by hop), so a potential deadlock costs well under a second
+ * is probed early (mc_dl_early_probe below, which engine.c's wait loop
+ * calls a few milliseconds into the stall: a short grace, hop by hop), so
+ * a potential deadlock costs well under a second
  * and a send stops waiting at once on a receiver that is busy elsewhere.
  *
  * The answers come from deadlock_answer.c (the asked side); the finding
