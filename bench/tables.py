@@ -84,10 +84,11 @@ def print_rows(rows, label_width=24):
 
 def load_lines(path, tag):
     vals = {}
-    for line in open(path):
-        f = line.split()
-        if len(f) == 3 and f[0] == tag:
-            vals[f[1]] = float(f[2])
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            f = line.split()
+            if len(f) == 3 and f[0] == tag:
+                vals[f[1]] = float(f[2])
     return vals
 
 
@@ -161,7 +162,8 @@ def table_instructions(raw, out, flavor):
     totals = {}
     for path in glob.glob(os.path.join(raw, "*.*.*")):
         loop, mode, iters = os.path.basename(path).split(".")
-        m = re.search(r"Collected : (\d+)", open(path).read())
+        with open(path, encoding="utf-8") as log:
+            m = re.search(r"Collected : (\d+)", log.read())
         if m:
             totals.setdefault(loop, {}).setdefault(mode, {})[int(iters)] = int(m.group(1))
     rows = []

@@ -28,6 +28,18 @@ timeout -k 5 60 "$b/src/mpicheck" --timeout=2 --report="$tmp/r.json" -- $extra -
 rc=$?; took=$(( $(date +%s) - start ))
 if [ "$rc" -ne 124 ] && [ "$took" -le 30 ]; then
     pass=$((pass + 1)); echo "PASS a process killed before MPI_Intercomm_create: the checked job ended in ${took} s (exit $rc)"
+    # The launcher did not end the job at once (MPICH's -disable-auto-cleanup
+    # leaves the survivors waiting): then the hang watch ended it, and says
+    # so. The rank killed with SIGKILL ran no handler: only the watch can
+    # tell it ended (its board says "running").
+    if [ "$took" -ge 10 ]; then
+        if grep -q '"hang"' "$tmp/r.json" 2>/dev/null && grep -q 'rank 3 ended' "$tmp/err"; then
+            pass=$((pass + 1)); echo "PASS the survivors waited: the hang watch reported them, and rank 3 as ended"
+        else
+            fail=$((fail + 1)); echo "FAIL the survivors waited ${took} s, but no hang report names rank 3 as ended"
+            tail -20 "$tmp/err"
+        fi
+    fi
 else
     fail=$((fail + 1)); echo "FAIL a process killed before MPI_Intercomm_create: the checked job ran ${took} s (exit $rc)"
     tail -20 "$tmp/err"

@@ -37,6 +37,7 @@
 #include "board_layout.h"
 #include "hang_report.h"
 #include "hang_rule.h"
+#include "pid_view.h"
 #include "skipped.h"
 
 #define MAX_BOARDS 4096
@@ -54,6 +55,7 @@ static struct {
     mc_hang_board boards[MAX_BOARDS];
     unsigned char seen_alive[MAX_BOARDS];
     size_t nboards;
+    char pid_view[MC_PID_VIEW_LEN];     /* the launcher's own (pid_view.h) */
 } w;
 
 static double now_s(void)
@@ -192,10 +194,13 @@ static void look(size_t i, mc_hang_rank *r)
     r->job = b->job;
     r->board_state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
     r->alive = mc_hang_pid_alive(b->pid);
-    /* A process this launcher never saw (another PID namespace, a
-     * container) is not known to have ended, unless its board says so
-     * (a short rank can start and end between two looks): free. */
-    if (r->alive)
+    /* A process this launcher never saw, in another PID namespace (a
+     * container) or on another node, is not known to have ended, unless
+     * its board says so: free. One that sees pids as the launcher does
+     * has ended when its pid is gone or a zombie, even if it never was
+     * seen alive (killed with SIGKILL between two looks, or before the
+     * first). */
+    if (r->alive || (w.pid_view[0] && strncmp(b->pid_view, w.pid_view, sizeof b->pid_view) == 0))
         w.seen_alive[i] = 1;
     else if (!w.seen_alive[i] && r->board_state != MC_BOARD_FINALIZED && r->board_state != MC_BOARD_EXITED) {
         r->alive = 1;
@@ -399,6 +404,7 @@ int mc_hang_watch_start(const char *dir, double timeout_s, int abort_job, int co
     w.abort_job = abort_job;
     w.color = color;
     w.stop_job = stop_job;
+    mc_pid_view(w.pid_view, sizeof w.pid_view);
     /* The forwarded signals and the launcher's alarm belong to the main
      * thread (run.c): the watch takes none. */
     sigset_t all, old;

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
-#define MC_BOARD_VERSION 3
+#define MC_BOARD_VERSION 4
 #define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
 #define MC_BOARD_THREADS 16             /* program threads followed per process */
 #define MC_BOARD_FRAMES 32
@@ -73,6 +73,8 @@ typedef struct {
      * fn table of its own (it is generated per MPI). */
     uint32_t names_off, names_len, nnames, pad0_;
     char job[48];           /* "" in the job mpicheck started, "spawn 0.1" ... (mc_call_text.job) */
+    char pid_view[64];      /* which pids the process sees (report/pid_view.h): when the launcher's
+                             * view is the same, a missing or zombie pid means the rank ended */
     int32_t app_threads;    /* threads of the program alive besides the main one */
     int32_t overflow;       /* more program threads called MPI than there are slots: never judged */
     int32_t joining;        /* of the program's threads, those waiting in pthread_join */

@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "fn_table.h"
+#include "pid_view.h"
 #include "report.h"     /* mc_render_value */
 #include "skipped.h"
 #include "stack.h"
@@ -149,6 +150,7 @@ void mc_board_open(const char *job, int world_size)
     b->world_size = world_size;
     b->state = MC_BOARD_INIT;
     snprintf(b->job, sizeof b->job, "%s", job ? job : "");
+    mc_pid_view(b->pid_view, sizeof b->pid_view);
     b->app_threads = __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED);
     for (int i = 0; i < MC_BOARD_THREADS; i++)
         b->threads[i].fn = MC_BOARD_OUTSIDE;
