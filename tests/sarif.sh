@@ -202,6 +202,28 @@ else
     bad "$prog: does not compile"; cat "$tmp/err"
 fi
 
+# A suppressed finding (--suppressions) stays in the log, with SARIF's
+# "suppressions" on its result.
+prog=resource_leak_handles
+printf '{\n   all-leaks\n   mpicheck:resource-leak\n}\n' > "$tmp/leaks.supp"
+if $mpicc -g -O0 -o "$tmp/$prog" "$src/tests/programs/$prog.c" 2> "$tmp/err"; then
+    # shellcheck disable=SC2086
+    (cd "$tmp" && timeout -k 5 120 "$b/src/mpicheck" --timeout=1 --suppressions="$tmp/leaks.supp" \
+        --sarif="$tmp/supp.sarif" -- $extra -np 2 "$tmp/$prog" > "$tmp/out" 2> "$tmp/err")
+    rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -q '"justification": "all-leaks"' "$tmp/supp.sarif" 2>/dev/null; then
+        bad "suppressed findings: expected exit 0 and results with suppressions (justification all-leaks), got exit $rc"
+        tail -20 "$tmp/err"
+    elif validate "$tmp/supp.sarif" > "$tmp/v.out"; then
+        ok "suppressed findings: results with SARIF suppressions; the log passes the SARIF Multitool and the SARIF 2.1.0 schema"
+    else
+        bad "suppressed findings: the SARIF log is not valid:"
+        cat "$tmp/v.out"
+    fi
+else
+    bad "$prog: does not compile"; cat "$tmp/err"
+fi
+
 # The validators themselves, on broken copies of a good log: each defect must
 # be reported. Found by hand: the Multitool reports nothing at all, not even
 # other defects, for a log with a "level" SARIF does not have; and it runs

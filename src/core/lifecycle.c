@@ -128,8 +128,10 @@ void mc_report_settings_push(void)
     mc_report_settings r = {
         .world_rank = mc_st.world_rank, .world_size = mc_st.world_size, .spawned = mc_st.spawned,
         .job = mc_st.job,
-        .part_dir = mc_st.part_dir, .color = mc_st.cfg.color, .mode = mc_st.cfg.mode,
-        .timeout_s = mc_st.cfg.timeout_s, .error_exitcode = mc_st.cfg.error_exitcode,
+        .part_dir = mc_st.part_dir,
+        .color = mc_config_use_color(&mc_st.cfg, isatty(STDERR_FILENO), getenv("NO_COLOR")),
+        .mode = mc_st.cfg.mode, .timeout_s = mc_st.cfg.timeout_s, .error_exitcode = mc_st.cfg.error_exitcode,
+        .checks = mc_st.cfg.checks, .suppressions = mc_st.cfg.suppressions,
     };
     mc_report_configure(&r);
 }

@@ -22,6 +22,7 @@
 static const char *const value_opts[] = {
     "timeout", "mode", "report", "sarif", "mpi", "launcher",
     "error-exitcode", "abort-on-deadlock", "check-buffers", "graph", "hang-timeout",
+    "color", "verbose", "checks", "suppressions", "gen-suppressions",
 };
 #define NVALUE_OPTS (sizeof value_opts / sizeof value_opts[0])
 
@@ -145,6 +146,15 @@ int mc_args_parse(int argc, char **argv, const char *(*getenv_fn)(const char *),
             snprintf(err, errlen, "option --%.*s takes no value", (int)len, name);
             return MC_ARGS_ERROR;
         }
+        /* --verbose alone means yes (the next word is the program's). */
+        if (is_flag(tok, "verbose")) {
+            out->cfg.verbose = 1;
+            continue;
+        }
+        if (is_flag(tok, "gen-suppressions")) {
+            out->cfg.gen_suppressions = 1;
+            continue;
+        }
         int idx = value_opt_index(name, len);
         if (idx < 0) {
             const char *meant = near_miss(name, len);
@@ -226,6 +236,21 @@ void mc_args_usage(FILE *out)
 "      when every rank has been inside an MPI call (or has ended) for S seconds with\n"
 "      no progress, report each rank's call and stack as a hang and end the job\n"
 "      (unless --abort-on-deadlock=no); off: never\n"
+"  --color=auto|always|never MPICHECK_COLOR              default auto\n"
+"      color the findings on the terminal; auto: when stderr is a terminal and\n"
+"      NO_COLOR is not set\n"
+"  --verbose                 MPICHECK_VERBOSE            default no\n"
+"      print every rank's report of a finding, not one block per finding with\n"
+"      the ranks that reported it\n"
+"  --checks=LIST             MPICHECK_CHECKS             default all\n"
+"      the checks to report, left to right from all: all, none, NAME, -NAME\n"
+"      (e.g. all,-resource-leak,-lost-message; docs/checks.md lists the names)\n"
+"  --suppressions=FILE       MPICHECK_SUPPRESSIONS       default: none\n"
+"      findings to ignore, in valgrind's style (docs/usage.md); give it again for\n"
+"      more files (FILE:FILE in the variable); suppressed findings are counted\n"
+"      and listed in the reports with suppressed: true\n"
+"  --gen-suppressions        MPICHECK_GEN_SUPPRESSIONS   default no\n"
+"      print a suppression entry after each finding\n"
 "  -h, --help                this text\n"
 "  --version                 print the version\n"
 "  --                        end of mpicheck's options\n"

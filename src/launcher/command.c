@@ -269,7 +269,9 @@ int mc_build_command(const mc_command_spec *spec, mc_command *cmd)
         add_env(cmd, &envcap, "MPICHECK_ABORT_ON_DEADLOCK",
                 cfg->abort_on_deadlock ? "yes" : "no") ||
         add_env(cmd, &envcap, "MPICHECK_CHECK_BUFFERS", cfg->check_buffers ? "yes" : "no") ||
-        add_env(cmd, &envcap, "MPICHECK_COLOR", spec->color ? "1" : "0"))
+        add_env(cmd, &envcap, "MPICHECK_COLOR", spec->color ? "1" : "0") ||
+        (cfg->checks && add_env(cmd, &envcap, "MPICHECK_CHECKS", cfg->checks)) ||
+        (cfg->suppressions && add_env(cmd, &envcap, "MPICHECK_SUPPRESSIONS", cfg->suppressions)))
         goto fail;
 
     for (size_t i = 0; spec->launcher[i] != NULL; i++)

@@ -22,6 +22,7 @@
 #include "finding.h"
 #include "skipped.h"
 #include "stack.h"
+#include "live.h"
 #include "writers.h"
 
 #define DUMP_WAIT_S 3.0
@@ -180,8 +181,8 @@ static int cmp_int(const void *a, const void *b)
     return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
-/* Writes f into the part directory (rank-hang.jsonl), prints it, and
- * frees what it owns. */
+/* Writes f into the part directory (rank-hang.jsonl), has the terminal
+ * report print it at once, and frees what it owns. */
 static void emit(const char *dir, mc_finding *f, int color)
 {
     char path[4096];
@@ -191,13 +192,9 @@ static void emit(const char *dir, mc_finding *f, int color)
         fprintf(stderr, "mpicheck: cannot write the hang finding into %s\n", path);
     if (part)
         fclose(part);
-    char *text = mc_finding_format_text(f, color);
-    if (text) {
-        fputs(text, stderr);
-        fflush(stderr);
-        free(text);
-    }
+    (void)color;    /* the terminal report prints it (live.c) */
     mc_finding_clear(f);
+    mc_live_pass();
 }
 
 void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, const mc_hang_rank *r,

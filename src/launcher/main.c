@@ -24,7 +24,9 @@
 #include "command.h"
 #include "config.h"
 #include "detect.h"
+#include "filter.h"
 #include "hang.h"
+#include "live.h"
 #include "run.h"
 #include "writers.h"
 
@@ -89,7 +91,13 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
                  r && cfg->sarif_path ? ", " : "", cfg->sarif_path ? "sarif: " : "",
                  cfg->sarif_path ? cfg->sarif_path : "");
     }
-    fprintf(stderr, "mpicheck: %s %s%s\n", counts, ranks, files);
+    int suppressed = mc_report_suppressed(doc);
+    char supp[64] = "";
+    if (suppressed)
+        snprintf(supp, sizeof supp, ", %d suppressed", suppressed);
+    fprintf(stderr, "mpicheck: %s%s %s%s\n", counts, supp, ranks, files);
+    if (doc->checks_off && doc->checks_off[0])
+        fprintf(stderr, "mpicheck: checks switched off (--checks): %s\n", doc->checks_off);
     char skipped[2048];
     mc_report_skipped_line(doc, skipped, sizeof skipped);
     if (skipped[0])
@@ -144,10 +152,72 @@ static int copy_graph(const char *dir, const char *to)
     return 0;
 }
 
+/* --checks and --suppressions, read once here (a bad one stops before the
+ * job runs); the suppression files become absolute paths, which the ranks
+ * read in their own working directories. */
+static mc_filter *make_filter(mc_config *cfg)
+{
+    char err[4096];
+    mc_filter *f = mc_filter_new();
+    if (!f) {
+        fprintf(stderr, "mpicheck: out of memory\n");
+        return NULL;
+    }
+    if (cfg->checks && mc_filter_set_checks(f, cfg->checks, err, sizeof err) != 0) {
+        fprintf(stderr, "mpicheck: %s\n", err);
+        mc_filter_free(f);
+        return NULL;
+    }
+    if (!cfg->suppressions)
+        return f;
+    if (mc_filter_load(f, cfg->suppressions, err, sizeof err) != 0) {
+        fprintf(stderr, "mpicheck: %s\n", err);
+        mc_filter_free(f);
+        return NULL;
+    }
+    char *list = NULL, *save = NULL, *copy = strdup(cfg->suppressions);
+    size_t len = 0;
+    FILE *m = copy ? open_memstream(&list, &len) : NULL;
+    for (char *p = m ? strtok_r(copy, ":", &save) : NULL; p; p = strtok_r(NULL, ":", &save)) {
+        char *abs = realpath(p, NULL);
+        fprintf(m, "%s%s", len || ftell(m) ? ":" : "", abs ? abs : p);
+        free(abs);
+    }
+    free(copy);
+    if (m && fclose(m) == 0 && list && *list) {
+        free(cfg->suppressions);
+        cfg->suppressions = list;
+    } else {
+        free(list);
+    }
+    return f;
+}
+
+/* Marks what a suppression matches (the ranks marked theirs already; the
+ * launcher's own findings, hangs, are marked here) and drops the findings
+ * of checks switched off. */
+static void apply_filter(mc_report_doc *doc, const mc_filter *f)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < doc->nfindings; i++) {
+        mc_finding *x = &doc->findings[i];
+        if (!mc_filter_check_on(f, x->cls)) {
+            mc_finding_clear(x);
+            continue;
+        }
+        const char *name = x->suppressed ? NULL : mc_filter_match(f, x);
+        if (name)
+            x->suppressed = strdup(name);
+        doc->findings[k++] = *x;
+    }
+    doc->nfindings = k;
+}
+
 /* Merges the parts, reports, and computes the exit code. */
-static int finish(const char *dir, const mc_config *cfg, int job_code)
+static int finish(const char *dir, const mc_config *cfg, const mc_filter *filter, int job_code)
 {
     mc_report_doc doc;
+    char checks_off[1024];
     memset(&doc, 0, sizeof doc);
     if (mc_report_merge_dir(dir, &doc) != 0) {
         fprintf(stderr, "mpicheck: cannot read the report parts in %s: %s\n", dir,
@@ -155,6 +225,9 @@ static int finish(const char *dir, const mc_config *cfg, int job_code)
         mc_report_doc_clear(&doc);
         return job_code ? job_code : 2;
     }
+    apply_filter(&doc, filter);
+    mc_filter_checks_off_text(filter, checks_off, sizeof checks_off);
+    doc.checks_off = checks_off;
     int errors = 0, warnings = 0, write_failed = 0;
     mc_report_count(&doc, &errors, &warnings);
     if (cfg->report_path &&
@@ -263,6 +336,7 @@ int main(int argc, char **argv)
     mc_args a;
     char **words = NULL, *lib = NULL, *dir = NULL;
     mc_mpi_flavor flavor = MC_MPI_UNKNOWN;
+    mc_filter *filter = NULL;
     int code;
 
     switch (mc_args_parse(argc, argv, env_get, environ, &a, err, sizeof err)) {
@@ -286,6 +360,8 @@ int main(int argc, char **argv)
     if (code >= 0)
         goto out;
     code = 2;
+    if ((filter = make_filter(&a.cfg)) == NULL)
+        goto out;
 
     mc_mpi_flavor kind = mc_launcher_flavor(words[0], getenv("PATH"));
     if (kind != MC_MPI_UNKNOWN && kind != flavor)
@@ -295,10 +371,8 @@ int main(int argc, char **argv)
     if ((dir = make_part_dir()) == NULL)
         goto out;
 
-    /* An explicit MPICHECK_COLOR wins; otherwise color when a person sees
-     * the ranks' stderr (it is the same terminal as ours). */
-    const char *color_env = getenv("MPICHECK_COLOR");
-    int color = color_env && *color_env ? a.cfg.color : isatty(STDERR_FILENO);
+    /* --color (or MPICHECK_COLOR); auto: when a person sees our stderr. */
+    int color = mc_config_use_color(&a.cfg, isatty(STDERR_FILENO), getenv("NO_COLOR"));
 
     mc_command_spec spec = {
         .launcher = words, .launcher_kind = kind, .rest = a.rest, .nrest = a.nrest,
@@ -311,9 +385,13 @@ int main(int argc, char **argv)
         goto out;
     }
     int wstatus = 0;
+    mc_live_options live = {.color = color, .verbose = a.cfg.verbose, .filter = filter,
+                            .gen_suppressions = a.cfg.gen_suppressions};
+    mc_live_start(dir, &live);
     mc_hang_watch_start(dir, mc_config_hang_timeout(&a.cfg), a.cfg.abort_on_deadlock, color, mc_run_stop_job);
     int started = mc_run_job(&cmd, &wstatus) == 0;
     mc_hang_watch_stop();
+    mc_live_stop();
     mc_command_clear(&cmd);
     if (started) {
         int job_code = mc_status_exit_code(wstatus);
@@ -321,7 +399,7 @@ int main(int argc, char **argv)
          * not look like a successful one. */
         if (job_code == 0 && mc_run_forwarded_signal() != 0)
             job_code = 128 + mc_run_forwarded_signal();
-        code = finish(dir, &a.cfg, job_code);
+        code = finish(dir, &a.cfg, filter, job_code);
     }
 
 out:
@@ -337,6 +415,7 @@ out:
         free(dir);
     }
     mc_free_words(words);
+    mc_filter_free(filter);
     free(lib);
     mc_config_clear(&a.cfg);
     return code;

@@ -114,6 +114,7 @@ void mc_finding_clear(mc_finding *f)
         return;
     free(f->message);
     free(f->cause);
+    free(f->suppressed);
     free(f->ranks);
     /* Readers allocate arrays zeroed and set their counts up front (see
      * mc_finding_from_json in part.c), so a half-built finding frees too. */

@@ -91,6 +91,7 @@ typedef struct {
     mc_call_text *calls;
     size_t ncalls;
     char *cause;        /* the likely cause in one sentence (a deadlock's near miss), or NULL */
+    char *suppressed;   /* the name of the suppression that matched it (filter.h), or NULL */
 } mc_finding;
 
 /* Frees everything a finding owns (strings, arrays), not the struct itself. */

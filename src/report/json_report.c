@@ -57,7 +57,11 @@ int mc_report_write_json(const char *path, const mc_report_doc *doc,
             goto nomem;
     mc_report_count(doc, &errors, &warnings);
     if (json_object_set_new(summary, "errors", json_integer(errors)) ||
-        json_object_set_new(summary, "warnings", json_integer(warnings)))
+        json_object_set_new(summary, "warnings", json_integer(warnings)) ||
+        (mc_report_suppressed(doc) > 0 &&
+         json_object_set_new(summary, "suppressed", json_integer(mc_report_suppressed(doc)))) ||
+        (doc->checks_off && doc->checks_off[0] &&
+         json_object_set_new(summary, "checks_off", mc_json_str(doc->checks_off))))
         goto nomem;
     if (doc->nskipped > 0) {
         json_t *skipped = json_array();

@@ -23,11 +23,12 @@
 /* ---- folding: a hash index over doc->findings, so that N findings cost
  * O(N) even when a loop in a 1000-rank job reports thousands of them. ---- */
 
-typedef struct {
+typedef struct mc_merger {
     mc_report_doc *doc;
     size_t cap_findings; /* allocated length of doc->findings */
     size_t *slots;       /* finding index + 1; 0 = empty */
     size_t nslots;       /* power of two */
+    size_t last;         /* the finding the last line folded into or made */
 } merger;
 
 static int str_eq(const char *a, const char *b)
@@ -160,8 +161,10 @@ static int add_finding(merger *m, mc_finding *f)
     if (index_grow(m))
         return -1;
     size_t *slot = find_slot(m, f);
-    if (*slot)
+    if (*slot) {
+        m->last = *slot - 1;
         return fold_into(&m->doc->findings[*slot - 1], f);
+    }
     mc_report_doc *doc = m->doc;
     if (doc->nfindings == m->cap_findings) {
         size_t cap = m->cap_findings ? m->cap_findings * 2 : 16;
@@ -172,6 +175,7 @@ static int add_finding(merger *m, mc_finding *f)
         m->cap_findings = cap;
     }
     doc->findings[doc->nfindings] = *f;
+    m->last = doc->nfindings;
     *slot = ++doc->nfindings;
     return 0;
 }
@@ -366,9 +370,38 @@ nomem:
     return -1;
 }
 
+mc_merger *mc_merger_new(mc_report_doc *doc)
+{
+    merger *m = mc_calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->doc = doc;
+    m->cap_findings = doc->nfindings;
+    if (index_grow(m)) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+int mc_merger_line(mc_merger *m, const char *line, size_t len, size_t *found)
+{
+    m->last = (size_t)-1;
+    int rc = merge_line(m, line, len);
+    *found = m->last;
+    return rc;
+}
+
+void mc_merger_free(mc_merger *m)
+{
+    if (m)
+        free(m->slots);
+    free(m);
+}
+
 int mc_report_merge_dir(const char *dir, mc_report_doc *doc)
 {
-    merger m = {doc, doc->nfindings, NULL, 0};
+    merger m = {doc, doc->nfindings, NULL, 0, 0};
     part_name *parts;
     size_t nparts;
     int rc = 0;
@@ -408,6 +441,8 @@ void mc_report_count(const mc_report_doc *doc, int *errors, int *warnings)
 {
     int e = 0, w = 0;
     for (size_t i = 0; doc && i < doc->nfindings; i++) {
+        if (doc->findings[i].suppressed)
+            continue;
         if (doc->findings[i].severity == MC_SEV_ERROR)
             e++;
         else
@@ -417,6 +452,14 @@ void mc_report_count(const mc_report_doc *doc, int *errors, int *warnings)
         *errors = e;
     if (warnings)
         *warnings = w;
+}
+
+int mc_report_suppressed(const mc_report_doc *doc)
+{
+    int n = 0;
+    for (size_t i = 0; doc && i < doc->nfindings; i++)
+        n += doc->findings[i].suppressed != NULL;
+    return n;
 }
 
 void mc_report_skipped_line(const mc_report_doc *doc, char *buf, size_t len)

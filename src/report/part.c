@@ -157,6 +157,12 @@ int mc_finding_json_fill(json_t *obj, const mc_finding *f)
         json_decref(members);
         members = NULL;
     }
+    if (members && f->suppressed &&
+        (json_object_set_new(members, "suppressed", json_true()) ||
+         json_object_set_new(members, "suppression", mc_json_str(f->suppressed)))) {
+        json_decref(members);
+        members = NULL;
+    }
     /* update appends in members' (insertion) order */
     rc = members ? json_object_update(obj, members) : -1;
     json_decref(members);
@@ -422,6 +428,10 @@ static int finding_from_json(const json_t *obj, mc_finding *out)
         get_str(obj, "message", &out->message) ||
         get_array(obj, "ranks", &ranks) || get_array(obj, "calls", &calls))
         return -1;
+    const json_t *supp = json_object_get(obj, "suppression");
+    if (json_is_true(json_object_get(obj, "suppressed")) &&
+        !(out->suppressed = mc_strdup(json_is_string(supp) ? json_string_value(supp) : "?")))
+        return -1;
     const json_t *cause = json_object_get(obj, "cause");
     if (json_is_string(cause) && !(out->cause = mc_strdup(json_string_value(cause))))
         return -1;
@@ -484,4 +494,13 @@ fail:
     memset(out, 0, sizeof *out);
     out->nprocs = -1;
     return -1;
+}
+
+int mc_part_line_finding(const char *line, size_t len, mc_finding *out)
+{
+    json_t *o = json_loadb(line, len, 0, NULL);
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    int rc = kind && strcmp(kind, "finding") == 0 && mc_finding_from_json(o, out) == 0;
+    json_decref(o);
+    return rc;
 }

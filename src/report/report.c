@@ -19,6 +19,7 @@
 #include "skipped.h"
 #include "stack.h"
 #include "config.h"
+#include "filter.h"
 #include "writers.h"
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -77,9 +78,29 @@ static FILE *part;                  /* this rank's part file, opened on first us
 static int errors, warnings;        /* findings reported, guarded by report_lock */
 static int aborting;
 
+/* --checks and --suppressions, read at the first settings that name
+ * them. A bad list or file was refused by the launcher already; preloaded
+ * by hand, the rank says so once and reports everything. */
+static mc_filter *filter;
+
+static void make_filter(const mc_report_settings *s)
+{
+    static int tried;
+    if (tried || (!s->checks && !s->suppressions))
+        return;
+    tried = 1;
+    char err[1024];
+    filter = mc_filter_new();
+    if (filter && s->checks && mc_filter_set_checks(filter, s->checks, err, sizeof err) != 0)
+        fprintf(stderr, "mpicheck: %s: every check stays on\n", err);
+    if (filter && s->suppressions && mc_filter_load(filter, s->suppressions, err, sizeof err) != 0)
+        fprintf(stderr, "mpicheck: %s: the suppressions before it apply\n", err);
+}
+
 void mc_report_configure(const mc_report_settings *s)
 {
     pthread_mutex_lock(&report_lock);
+    make_filter(s);
     int same_dir = (!s->part_dir && !run.part_dir)
                    || (s->part_dir && run.part_dir && strcmp(s->part_dir, run.part_dir) == 0);
     run = *s;
@@ -139,6 +160,20 @@ static FILE *part_file(void)
     }
     part = fdopen(fd, "a");
     return part;
+}
+
+/* Whether the launcher's terminal report reads this rank's part directory:
+ * its marker is there (a rank on a node that does not share the directory
+ * does not see it, and prints its own findings). Asked once. */
+static int launcher_prints(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/" MC_LIVE_MARKER, part_dir ? part_dir : "");
+        known = part_dir && access(path, F_OK) == 0;
+    }
+    return known;
 }
 
 static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
@@ -234,11 +269,28 @@ static void emit(mc_finding *f)
         f->nranks = k;
     }
     pthread_mutex_lock(&report_lock);
-    if (f->severity == MC_SEV_ERROR)
+    if (!mc_filter_check_on(filter, f->cls)) {     /* --checks switched it off */
+        pthread_mutex_unlock(&report_lock);
+        mc_finding_clear(f);
+        return;
+    }
+    const char *suppression = mc_filter_match(filter, f);
+    if (suppression)
+        f->suppressed = mc_strdup(suppression);
+    if (suppression)
+        ;   /* written down marked, counted by the launcher, not printed */
+    else if (f->severity == MC_SEV_ERROR)
         errors++;
     else
         warnings++;
-    char *text = mc_finding_format_text(f, run.color);
+    FILE *part = part_file();
+    int stored = part && mc_part_write_finding(part, f) == 0;
+    if (part && !stored)
+        fprintf(stderr, "mpicheck: writing the report part failed: %s\n", strerror(errno));
+    /* Under the launcher, the launcher prints each finding once for all
+     * ranks (launcher/live.c); a finding that did not reach the part file
+     * is printed here, so it is never lost. */
+    char *text = suppression || (stored && launcher_prints()) ? NULL : mc_finding_format_text(f, run.color);
     if (text) {
         size_t len = strlen(text), off = 0;
         while (off < len) {
@@ -250,9 +302,6 @@ static void emit(mc_finding *f)
         }
         free(text);
     }
-    FILE *part = part_file();
-    if (part && mc_part_write_finding(part, f) != 0)
-        fprintf(stderr, "mpicheck: writing the report part failed: %s\n", strerror(errno));
     pthread_mutex_unlock(&report_lock);
     mc_finding_clear(f);
 }

@@ -26,6 +26,8 @@ typedef struct {
     int mode;                       /* MC_MODE_* of the job line */
     double timeout_s;
     int error_exitcode;             /* MPI_Abort's code after a finding that ends the job */
+    const char *checks;             /* --checks, NULL: all (filter.h) */
+    const char *suppressions;       /* suppression files, ':'-separated, or NULL */
 } mc_report_settings;
 void mc_report_configure(const mc_report_settings *s);
 /* Findings this rank reported, by severity. */

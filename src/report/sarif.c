@@ -204,6 +204,12 @@ static json_t *result(const mc_finding *f)
         goto fail;
     if (json_object_set(res, "locations", locs))
         goto fail;
+    /* A suppressed finding stays in the log, marked as SARIF says. */
+    if (f->suppressed &&
+        json_object_set_new(res, "suppressions",
+                            json_pack("[{s:s, s:o}]", "kind", "external", "justification",
+                                      mc_json_str(f->suppressed))))
+        goto fail;
     if (f->ncalls > 1) {
         json_t *rel = json_array();
         if (json_object_set_new(res, "relatedLocations", rel))

@@ -62,8 +62,9 @@ static void put_frame(FILE *m, const mc_frame *fr)
     fputc('\n', m);
 }
 
-static void put_call(FILE *m, const mc_call_text *c)
+static void put_call(FILE *m, const mc_call_text *c, const mc_text_options *o)
 {
+    (void)o;
     if (c->rank >= 0)
         fprintf(m, "mpicheck:   rank %d%s%s", c->rank, c->job[0] ? " of " : "", c->job);
     else
@@ -97,12 +98,19 @@ static void put_call(FILE *m, const mc_call_text *c)
 
 char *mc_finding_format_text(const mc_finding *f, int color)
 {
+    mc_text_options o = {.color = color, .ncalls = f ? f->ncalls : 0};
+    return mc_finding_format(f, &o);
+}
+
+char *mc_finding_format(const mc_finding *f, const mc_text_options *o)
+{
     char *buf = NULL;
     size_t len = 0;
     FILE *m;
 
     if (f == NULL || (m = open_memstream(&buf, &len)) == NULL)
         return NULL;
+    int color = o->color;
     int warn = f->severity == MC_SEV_WARNING;
     const char *on = !color ? "" : warn ? YELLOW : RED_BOLD;
     fprintf(m, "mpicheck: %s%s%s ", on, warn ? "WARNING" : "ERROR", color ? RESET : "");
@@ -116,11 +124,46 @@ char *mc_finding_format_text(const mc_finding *f, int color)
         fputc('\n', m);
         s += n + (s[n] == '\n');
     }
-    for (size_t i = 0; f->calls && i < f->ncalls; i++)
-        put_call(m, &f->calls[i]);
+    for (const char *s = o->extra; s && *s;) {
+        size_t n = strcspn(s, "\n");
+        fputs("mpicheck:   ", m);
+        put_clean(m, s, n);
+        fputc('\n', m);
+        s += n + (s[n] == '\n');
+    }
+    for (size_t i = 0; f->calls && i < f->ncalls && i < o->ncalls; i++)
+        put_call(m, &f->calls[i], o);
     if (fclose(m) != 0) {
         free(buf);
         return NULL;
+    }
+    return buf;
+}
+
+char *mc_ranks_text(const int *ranks, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0)
+        return buf;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        char piece[32];
+        if (j == i)
+            snprintf(piece, sizeof piece, "%s%d", i ? "," : "", ranks[i]);
+        else
+            snprintf(piece, sizeof piece, "%s%d-%d", i ? "," : "", ranks[i], ranks[j]);
+        size_t pl = strlen(piece);
+        if (used + pl + 4 > len) {     /* room for "..." and the NUL */
+            if (used + 4 <= len)
+                memcpy(buf + used, "...", 4);
+            return buf;
+        }
+        memcpy(buf + used, piece, pl + 1);
+        used += pl;
+        i = j + 1;
     }
     return buf;
 }

@@ -44,6 +44,7 @@ typedef struct {
     size_t ndone;       /* "done" lines: processes that ended their run (MPI_Finalize) */
     mc_skip_total *skipped;     /* checks not made, summed over the ranks (skipped.h) */
     size_t nskipped;
+    const char *checks_off;     /* "resource-leak, lost-message": switched off (--checks); not owned */
 } mc_report_doc;
 
 /* Appends one finding as a "finding" line to an open part file and flushes.
@@ -77,11 +78,35 @@ int mc_report_write_json(const char *path, const mc_report_doc *doc,
 int mc_report_write_sarif(const char *path, const mc_report_doc *doc,
                           const char *tool_version);
 
-/* Counts of doc's findings by severity. */
+/* Counts of doc's findings by severity, the suppressed ones aside. */
 void mc_report_count(const mc_report_doc *doc, int *errors, int *warnings);
+/* Findings a suppression matched (mc_finding.suppressed). */
+int mc_report_suppressed(const mc_report_doc *doc);
 
 /* Frees what doc owns. */
 void mc_report_doc_clear(mc_report_doc *doc);
+
+/* The file the launcher puts in the part directory while it prints the
+ * findings itself (launcher/live.c): a rank that sees it there leaves the
+ * terminal to the launcher (report.c). */
+#define MC_LIVE_MARKER "terminal"
+
+/* 1 and the finding in out when the part line is a finding; 0 otherwise. */
+int mc_part_line_finding(const char *line, size_t len, mc_finding *out);
+
+/* An incremental merge into doc, one part line at a time (the launcher's
+ * terminal report reads the parts while the job runs). */
+typedef struct mc_merger mc_merger;
+mc_merger *mc_merger_new(mc_report_doc *doc);
+/* Merges one line. *found: the index in doc->findings of the finding the
+ * line made or folded into, (size_t)-1 for a line that is no finding.
+ * Returns 0, -1 for a malformed line, -2 when out of memory. */
+int mc_merger_line(mc_merger *m, const char *line, size_t len, size_t *found);
+void mc_merger_free(mc_merger *m);
+
+/* "0-7,9" for ranks {0..7, 9} (ascending, no duplicates), into buf (cut
+ * with "..." when it does not fit). Returns buf. */
+char *mc_ranks_text(const int *ranks, size_t n, char *buf, size_t len);
 
 /* Renders the human-readable block for one finding:
  *   mpicheck: ERROR invalid-argument
@@ -90,5 +115,13 @@ void mc_report_doc_clear(mc_report_doc *doc);
  *   mpicheck:     at main (prog.c:12)
  * color: 1 to add ANSI colors. Returns a malloc'd string (caller frees). */
 char *mc_finding_format_text(const mc_finding *f, int color);
+
+/* The same with choices (the launcher's terminal report). */
+typedef struct {
+    int color;
+    size_t ncalls;          /* calls shown: the first ncalls */
+    const char *extra;      /* lines after the message ("reported by ranks 0-15"), or NULL */
+} mc_text_options;
+char *mc_finding_format(const mc_finding *f, const mc_text_options *o);
 
 #endif

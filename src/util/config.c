@@ -31,7 +31,8 @@
 
 typedef enum {
     K_TIMEOUT, K_MODE, K_REPORT, K_SARIF, K_MPI, K_LAUNCHER,
-    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_CHECK_BUFFERS, K_GRAPH, K_HANG_TIMEOUT, K_DIR, K_COLOR
+    K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_CHECK_BUFFERS, K_GRAPH, K_HANG_TIMEOUT, K_COLOR, K_VERBOSE,
+    K_CHECKS, K_SUPPRESSIONS, K_GEN_SUPPRESSIONS, K_DIR
 } setting_kind;
 
 /* The public options first (in the order --help lists them), then the
@@ -59,8 +60,13 @@ static const struct {
     {"graph", "MPICHECK_GRAPH", K_GRAPH, "expected a file name"},
     {"hang-timeout", "MPICHECK_HANG_TIMEOUT", K_HANG_TIMEOUT,
      "expected a number of seconds > 0 and <= 86400, or off"},
+    {"color", "MPICHECK_COLOR", K_COLOR, "expected auto, always or never (also yes/no, 1/0)"},
+    {"verbose", "MPICHECK_VERBOSE", K_VERBOSE, "expected yes or no (also true/false, 1/0, on/off)"},
+    {"checks", "MPICHECK_CHECKS", K_CHECKS, "expected a list such as all,-resource-leak"},
+    {"suppressions", "MPICHECK_SUPPRESSIONS", K_SUPPRESSIONS, "expected a file name"},
+    {"gen-suppressions", "MPICHECK_GEN_SUPPRESSIONS", K_GEN_SUPPRESSIONS,
+     "expected yes or no (also true/false, 1/0, on/off)"},
     {"dir", "MPICHECK_DIR", K_DIR, "expected a directory name"},
-    {"color", "MPICHECK_COLOR", K_COLOR, "expected 0 or 1"},
 };
 #define NSETTINGS (sizeof settings / sizeof settings[0])
 
@@ -78,7 +84,7 @@ void mc_config_defaults(mc_config *cfg)
     cfg->error_exitcode = MC_DEFAULT_ERROR_EXITCODE;
     cfg->abort_on_deadlock = 1;
     cfg->check_buffers = 1;
-    cfg->color = 0;
+    cfg->color = -1;        /* auto */
 }
 
 double mc_config_hang_timeout(const mc_config *cfg)
@@ -95,6 +101,8 @@ void mc_config_clear(mc_config *cfg)
     free(cfg->graph_path);
     free(cfg->launcher);
     free(cfg->dir);
+    free(cfg->checks);
+    free(cfg->suppressions);
     mc_config_defaults(cfg);
 }
 
@@ -131,6 +139,13 @@ int mc_parse_int(const char *s, int *out)
         return -1;
     *out = (int)v;
     return 0;
+}
+
+int mc_config_use_color(const mc_config *cfg, int is_tty, const char *no_color)
+{
+    if (cfg->color >= 0)
+        return cfg->color;
+    return is_tty && !(no_color && *no_color);   /* https://no-color.org */
 }
 
 int mc_parse_bool(const char *s, int *out)
@@ -242,10 +257,49 @@ static int apply(mc_config *cfg, int idx, const char *value, const char *where,
             cfg->check_buffers = n;
         break;
     case K_COLOR:
-        ok = mc_parse_bool(value, &n) == 0;
-        if (ok)
-            cfg->color = n;
+        if (strcmp(value, "auto") == 0) { cfg->color = -1; ok = 1; }
+        else if (strcmp(value, "always") == 0) { cfg->color = 1; ok = 1; }
+        else if (strcmp(value, "never") == 0) { cfg->color = 0; ok = 1; }
+        else if (mc_parse_bool(value, &n) == 0) { cfg->color = n; ok = 1; }
         break;
+    case K_VERBOSE:
+    case K_GEN_SUPPRESSIONS:
+        ok = mc_parse_bool(value, &n) == 0;
+        if (ok && settings[idx].kind == K_VERBOSE)
+            cfg->verbose = n;
+        else if (ok)
+            cfg->gen_suppressions = n;
+        break;
+    case K_CHECKS:
+        /* The names are checked where the classes are known (report/filter.c). */
+        if (*value != '\0' && set_string(&cfg->checks, value) != 0) {
+            snprintf(err, errlen, "out of memory while setting a value %s", where);
+            return -1;
+        }
+        ok = *value != '\0';
+        break;
+    case K_SUPPRESSIONS: {
+        /* Several files: ':'-separated in the variable, one per option
+         * (the first option replaces the variable's list). */
+        if (*value == '\0' || (strchr(value, ':') && strncmp(where, "for", 3) == 0))
+            break;
+        int first_option = strncmp(where, "for", 3) == 0 && !cfg->suppressions_from_option;
+        size_t n = (first_option || !cfg->suppressions ? 0 : strlen(cfg->suppressions) + 1) + strlen(value) + 1;
+        char *list = malloc(n);
+        if (!list) {
+            snprintf(err, errlen, "out of memory while setting a value %s", where);
+            return -1;
+        }
+        if (first_option || !cfg->suppressions)
+            snprintf(list, n, "%s", value);
+        else
+            snprintf(list, n, "%s:%s", cfg->suppressions, value);
+        free(cfg->suppressions);
+        cfg->suppressions = list;
+        cfg->suppressions_from_option |= strncmp(where, "for", 3) == 0;
+        ok = 1;
+        break;
+    }
     case K_REPORT:
     case K_SARIF:
     case K_GRAPH:

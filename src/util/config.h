@@ -15,9 +15,13 @@
  *   --check-buffers=yes|no   MPICHECK_CHECK_BUFFERS      default yes
  *   --graph=FILE             MPICHECK_GRAPH              DOT file of a deadlock's wait-for graph
  *   --hang-timeout=S|off     MPICHECK_HANG_TIMEOUT       default 6 x --timeout
+ *   --color=auto|always|never MPICHECK_COLOR             default auto (a terminal, no NO_COLOR)
+ *   --verbose                MPICHECK_VERBOSE            every rank's block, not one per finding
+ *   --checks=LIST            MPICHECK_CHECKS             all,-resource-leak (report/filter.h)
+ *   --suppressions=FILE      MPICHECK_SUPPRESSIONS       several: the option again, or FILE:FILE
+ *   --gen-suppressions       MPICHECK_GEN_SUPPRESSIONS   a ready entry after each finding
  * Internal (set by the launcher for the ranks; documented in docs/usage.md):
  *   MPICHECK_DIR             directory for the per-rank report parts
- *   MPICHECK_COLOR           1 to color the text report
  */
 #ifndef MPICHECK_CONFIG_H
 #define MPICHECK_CONFIG_H
@@ -40,8 +44,17 @@ typedef struct {
     int abort_on_deadlock;  /* 1 yes, 0 no */
     int check_buffers;      /* 1: buffer-modified checks (checksums of active send buffers) */
     char *dir;              /* MPICHECK_DIR; NULL when not under the launcher */
-    int color;
+    int color;              /* -1 auto, 0 never, 1 always */
+    int verbose;            /* 1: the launcher prints every rank's block */
+    char *checks;           /* --checks as given; NULL: all */
+    char *suppressions;     /* suppression files, ':'-separated; NULL: none */
+    int suppressions_from_option;
+    int gen_suppressions;
 } mc_config;
+
+/* Whether to color text on a stream: --color, or for auto, whether it is a
+ * terminal and NO_COLOR (its value) is unset or empty. */
+int mc_config_use_color(const mc_config *cfg, int is_tty, const char *no_color);
 
 /* Fills cfg with the defaults (strings NULL). */
 void mc_config_defaults(mc_config *cfg);

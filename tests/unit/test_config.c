@@ -45,7 +45,8 @@ START_TEST(test_defaults)
     ck_assert_int_eq(cfg.error_exitcode, 3);
     ck_assert_int_eq(cfg.abort_on_deadlock, 1);
     ck_assert_ptr_null(cfg.dir);
-    ck_assert_int_eq(cfg.color, 0);
+    ck_assert_int_eq(cfg.color, -1);
+    ck_assert_int_eq(cfg.verbose, 0);
 }
 END_TEST
 
@@ -258,6 +259,25 @@ START_TEST(test_env_all)
 }
 END_TEST
 
+START_TEST(test_color_and_verbose)
+{
+    char err[512];
+    ck_assert_int_eq(mc_config_set(&cfg, "color", "never", err, sizeof err), 0);
+    ck_assert_int_eq(mc_config_use_color(&cfg, 1, NULL), 0);
+    ck_assert_int_eq(mc_config_set(&cfg, "color", "always", err, sizeof err), 0);
+    ck_assert_int_eq(mc_config_use_color(&cfg, 0, "1"), 1);
+    ck_assert_int_eq(mc_config_set(&cfg, "color", "auto", err, sizeof err), 0);
+    ck_assert_int_eq(mc_config_use_color(&cfg, 1, NULL), 1);
+    ck_assert_int_eq(mc_config_use_color(&cfg, 1, ""), 1);
+    ck_assert_int_eq(mc_config_use_color(&cfg, 1, "1"), 0);     /* NO_COLOR */
+    ck_assert_int_eq(mc_config_use_color(&cfg, 0, NULL), 0);
+    ck_assert_int_eq(mc_config_set(&cfg, "color", "sometimes", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "auto, always or never"));
+    ck_assert_int_eq(mc_config_set(&cfg, "verbose", "yes", err, sizeof err), 0);
+    ck_assert_int_eq(cfg.verbose, 1);
+}
+END_TEST
+
 START_TEST(test_env_empty_is_unset)
 {
     char *env[] = {"MPICHECK_TIMEOUT=", "MPICHECK_REPORT=", "MPICHECK_MODE=", NULL};
@@ -318,6 +338,7 @@ int main(void)
     TCase *tc = tcase_create("config");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_color_and_verbose);
     tcase_add_test(tc, test_parse_double);
     tcase_add_test(tc, test_parse_int);
     tcase_add_test(tc, test_parse_bool);

@@ -56,6 +56,30 @@ START_TEST(test_split_simple)
 }
 END_TEST
 
+/* --verbose and --gen-suppressions alone are yes: the next word is the
+ * program's; --suppressions again adds a file, after the variable's. */
+START_TEST(test_report_options)
+{
+    char *env[] = {"MPICHECK_SUPPRESSIONS=/e.supp", NULL};
+    char *argv[] = {"mpicheck", "--verbose", "--gen-suppressions", "--checks=all,-lost-message",
+                    "--suppressions=a.supp", "--suppressions", "b.supp", "--color=never", "./app", NULL};
+    mc_args a;
+    ck_assert_int_eq(parse(argv, env, &a), MC_ARGS_RUN);
+    ck_assert_int_eq(a.cfg.verbose, 1);
+    ck_assert_int_eq(a.cfg.gen_suppressions, 1);
+    ck_assert_str_eq(a.cfg.checks, "all,-lost-message");
+    ck_assert_str_eq(a.cfg.suppressions, "a.supp:b.supp");
+    ck_assert_int_eq(a.cfg.color, 0);
+    ck_assert_int_eq(a.nrest, 1);
+    ck_assert_str_eq(a.rest[0], "./app");
+    mc_config_clear(&a.cfg);
+    char *argv2[] = {"mpicheck", "./app", NULL};
+    ck_assert_int_eq(parse(argv2, env, &a), MC_ARGS_RUN);
+    ck_assert_str_eq(a.cfg.suppressions, "/e.supp");
+    mc_config_clear(&a.cfg);
+}
+END_TEST
+
 START_TEST(test_split_options_and_dashdash)
 {
     char *argv[] = {"mpicheck", "--timeout=3", "--report", "r.json", "--mode", "fast",
@@ -366,6 +390,7 @@ int main(void)
     Suite *s = suite_create("launcher_args");
     TCase *tc = tcase_create("launcher_args");
     tcase_add_test(tc, test_split_simple);
+    tcase_add_test(tc, test_report_options);
     tcase_add_test(tc, test_split_options_and_dashdash);
     tcase_add_test(tc, test_first_foreign_token_ends_options);
     tcase_add_test(tc, test_env_then_options);
