@@ -6,7 +6,7 @@
 MC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MC_PACKAGES="build-essential autoconf automake libtool pkg-config python3 python3-jsonschema
 openmpi-bin libopenmpi-dev mpich libmpich-dev libunwind-dev libdw-dev libjansson-dev libxxhash-dev
-uthash-dev check graphviz python3-mpi4py"
+uthash-dev check graphviz python3-mpi4py groff-base"
 
 mc_say() { printf 'mpicheck-setup: %s\n' "$*" >&2; }
 
@@ -39,6 +39,12 @@ mc_apt_install() {   # mc_apt_install PACKAGE...: apt-get install, as root or wi
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
         { mc_say "apt-get failed"; return 1; }
+}
+
+# Debian's chromium, headless, loads the HTML report in tests/html.sh.
+mc_browser() {
+    command -v chromium >/dev/null 2>&1 && return 0
+    mc_apt_install chromium
 }
 
 # The MPI libraries installed here, as flavor names.

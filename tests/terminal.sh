@@ -33,6 +33,26 @@ if [ "$n" -eq 1 ] && grep -q 'reported by ranks 0-15 (16 of 16)' "$tmp/err" \
 else
     bad "16 ranks with one leak each: expected one block naming ranks 0-15 (16 of 16), got $n blocks"
 fi
+# Readable blocks: the source line under the call site, as compilers show
+# it; colors only when asked (stderr is no terminal here).
+if grep -q '^mpicheck:        12 |     MPI_Type_contiguous(4, MPI_INT, &t);$' "$tmp/err" && ! grep -q "$(printf '\033')" "$tmp/err"; then
+    ok "the source line under the call site (12 | MPI_Type_contiguous...), and no color on a pipe"
+else
+    bad "expected the source line '12 |     MPI_Type_contiguous(4, MPI_INT, &t);' under the call site, and no escape sequence"
+fi
+NO_COLOR=1 run 2 leak_every_rank --color=always
+if grep -q "^mpicheck: $(printf '\033')\[33mWARNING$(printf '\033')\[0m $(printf '\033')\[1mresource-leak" "$tmp/err"; then
+    ok "--color=always colors the severity and the class (and wins over NO_COLOR)"
+else
+    bad "--color=always: no colored 'WARNING resource-leak'"
+fi
+$mpicc -g -O0 -o "$tmp/rr" "$src/tests/programs/deadlock_recv_recv.c" 2> "$tmp/err"
+run 2 rr --timeout=1
+if grep -q '^mpicheck:   hint: each call above waits for another one of them' "$tmp/err"; then
+    ok "a deadlock's block has a one-line hint of the fix"
+else
+    bad "a deadlock's block lacks its hint line"
+fi
 # --verbose: every rank's block.
 run 4 leak_every_rank --verbose
 n=$(blocks)

@@ -20,7 +20,7 @@
 
 /* Our value-taking options, in --help order. */
 static const char *const value_opts[] = {
-    "timeout", "mode", "report", "sarif", "mpi", "launcher",
+    "timeout", "mode", "report", "sarif", "html", "mpi", "launcher",
     "error-exitcode", "abort-on-deadlock", "check-buffers", "graph", "hang-timeout",
     "color", "verbose", "checks", "suppressions", "gen-suppressions",
 };
@@ -217,6 +217,8 @@ void mc_args_usage(FILE *out)
 "      write the job's findings as JSON to FILE (- for stdout)\n"
 "  --sarif=FILE              MPICHECK_SARIF              default: none\n"
 "      write the findings as SARIF 2.1.0 to FILE\n"
+"  --html=FILE               MPICHECK_HTML               default: none\n"
+"      write the findings as one self-contained HTML page to FILE\n"
 "  --mpi=openmpi|mpich       MPICHECK_MPI                default: detect\n"
 "      which MPI PROGRAM uses (detected from the libraries it links)\n"
 "  --launcher=CMD            MPICHECK_LAUNCHER           default: matching mpirun\n"

@@ -204,7 +204,7 @@ const char *mc_default_launcher(mc_mpi_flavor flavor, const char *path_env,
  * make libdw fetch debug info over the network while a finding's stack is
  * resolved, stalling the rank for as long as the network takes. */
 static const char *const unset_vars[] = {
-    "MPICHECK_REPORT", "MPICHECK_SARIF", "MPICHECK_ERROR_EXITCODE", "DEBUGINFOD_URLS",
+    "MPICHECK_REPORT", "MPICHECK_SARIF", "MPICHECK_HTML", "MPICHECK_ERROR_EXITCODE", "DEBUGINFOD_URLS",
 };
 
 static int push(char ***vec, size_t *n, size_t *cap, char *s)

@@ -118,7 +118,8 @@ static void print_instance(const char *line, size_t len)
     mc_finding f;
     if (mc_part_line_finding(line, len, &f)) {
         if (shows(&f)) {
-            print_text(mc_finding_format_text(&f, L.o.color));
+            mc_text_options t = {.color = L.o.color, .ncalls = f.ncalls, .source = 1};
+            print_text(mc_finding_format(&f, &t));
             print_entry(&f);
         }
         mc_finding_clear(&f);
@@ -194,7 +195,7 @@ static void print_block(size_t i)
             snprintf(extra, sizeof extra, "reported by ranks %s; the first report follows", ranks);
     }
     mc_text_options t = {.color = L.o.color, .ncalls = L.shown[i].first_ncalls,
-                         .extra = extra[0] ? extra : NULL};
+                         .extra = extra[0] ? extra : NULL, .source = 1};
     print_text(mc_finding_format(f, &t));
     print_entry(f);
 }

@@ -84,12 +84,14 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
                  plural(doc->job.nprocs, "rank", "ranks"));
     else
         snprintf(ranks, sizeof ranks, "(number of ranks unknown)");
-    if (cfg->report_path || cfg->sarif_path) {
+    if (cfg->report_path || cfg->sarif_path || cfg->html_path) {
         const char *r = cfg->report_path && strcmp(cfg->report_path, "-") == 0
                             ? "stdout" : cfg->report_path;
-        snprintf(files, sizeof files, " (%s%s%s%s%s)", r ? "report: " : "", r ? r : "",
+        snprintf(files, sizeof files, " (%s%s%s%s%s%s%s)", r ? "report: " : "", r ? r : "",
                  r && cfg->sarif_path ? ", " : "", cfg->sarif_path ? "sarif: " : "",
-                 cfg->sarif_path ? cfg->sarif_path : "");
+                 cfg->sarif_path ? cfg->sarif_path : "",
+                 cfg->html_path ? (r || cfg->sarif_path ? ", html: " : "html: ") : "",
+                 cfg->html_path ? cfg->html_path : "");
     }
     int suppressed = mc_report_suppressed(doc);
     char supp[64] = "";
@@ -213,6 +215,49 @@ static void apply_filter(mc_report_doc *doc, const mc_filter *f)
     doc->nfindings = k;
 }
 
+/* The deadlock's wait-for graph the reporting rank left in dir, as SVG
+ * from graphviz's dot (its <svg> element only, to go inline in a page);
+ * NULL when there is no graph or no dot. */
+static char *graph_svg(const char *dir)
+{
+    char dot[PATH_MAX + 32], svg[PATH_MAX + 32];
+    snprintf(dot, sizeof dot, "%s/deadlock.dot", dir);
+    snprintf(svg, sizeof svg, "%s/deadlock.svg", dir);
+    if (access(dot, R_OK) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDERR_FILENO);
+        execlp("dot", "dot", "-Tsvg", dot, "-o", svg, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid <= 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return NULL;
+    FILE *in = fopen(svg, "r");
+    char *text = NULL;
+    size_t len = 0;
+    if (in) {
+        FILE *m = open_memstream(&text, &len);
+        char buf[4096];
+        size_t n;
+        while (m && (n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, m);
+        if (m)
+            fclose(m);
+        fclose(in);
+    }
+    char *start = text ? strstr(text, "<svg") : NULL;
+    if (!start) {
+        free(text);
+        return NULL;
+    }
+    memmove(text, start, strlen(start) + 1);
+    return text;
+}
+
 /* Merges the parts, reports, and computes the exit code. */
 static int finish(const char *dir, const mc_config *cfg, const mc_filter *filter, int job_code)
 {
@@ -235,6 +280,15 @@ static int finish(const char *dir, const mc_config *cfg, const mc_filter *filter
         fprintf(stderr, "mpicheck: cannot write the report %s: %s\n", cfg->report_path,
                 strerror(errno));
         write_failed = 1;
+    }
+    if (cfg->html_path) {
+        char *svg = graph_svg(dir);
+        if (mc_report_write_html(cfg->html_path, &doc, PACKAGE_VERSION, svg) != 0) {
+            fprintf(stderr, "mpicheck: cannot write the HTML report %s: %s\n", cfg->html_path,
+                    strerror(errno));
+            write_failed = 1;
+        }
+        free(svg);
     }
     if (cfg->sarif_path &&
         mc_report_write_sarif(cfg->sarif_path, &doc, PACKAGE_VERSION) != 0) {

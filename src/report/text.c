@@ -18,6 +18,7 @@
 #define RED_BOLD "\033[1;31m"
 #define YELLOW "\033[33m"
 #define RESET "\033[0m"
+#define BOLD "\033[1m"
 
 /* Writes s with control characters shown as '?': a newline would break the
  * one-prefix-per-line layout, and an escape sequence from a file name or
@@ -62,9 +63,33 @@ static void put_frame(FILE *m, const mc_frame *fr)
     fputc('\n', m);
 }
 
+/* The source line of frame fr under it, as compilers show it, when its
+ * file can be read from here. */
+static void put_source(FILE *m, const mc_frame *fr)
+{
+    if (!fr->file || fr->line <= 0)
+        return;
+    FILE *src = fopen(fr->file, "r");
+    if (!src)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = 0;
+    for (int i = 0; i < fr->line && (n = getline(&line, &cap, src)) >= 0; i++)
+        ;
+    if (n > 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            n--;
+        fprintf(m, "mpicheck:     %5d | ", fr->line);
+        put_clean(m, line, (size_t)n);
+        fputc('\n', m);
+    }
+    free(line);
+    fclose(src);
+}
+
 static void put_call(FILE *m, const mc_call_text *c, const mc_text_options *o)
 {
-    (void)o;
     if (c->rank >= 0)
         fprintf(m, "mpicheck:   rank %d%s%s", c->rank, c->job[0] ? " of " : "", c->job);
     else
@@ -88,11 +113,46 @@ static void put_call(FILE *m, const mc_call_text *c, const mc_text_options *o)
         put_str(m, c->args[i].value, "?");
     }
     fputs(")\n", m);
+    const mc_frame *site = o->source ? mc_call_site(c) : NULL;
     for (size_t i = 0; c->stack && i < c->nframes && i < MAX_FRAMES; i++) {
         put_frame(m, &c->stack[i]);
+        if (&c->stack[i] == site)
+            put_source(m, site);
         /* What is above main is the C runtime's start-up code. */
         if (c->stack[i].function && strcmp(c->stack[i].function, "main") == 0)
             break;
+    }
+}
+
+/* What to do about a finding, where one line can say it (docs/checks.md
+ * has the long form); NULL where the message says it already. */
+static const char *hint(mc_class cls)
+{
+    switch (cls) {
+    case MC_CLASS_DEADLOCK:
+        return "each call above waits for another one of them: reorder the calls, or make one "
+               "side nonblocking (MPI_Irecv/MPI_Isend, then MPI_Waitall) or use MPI_Sendrecv";
+    case MC_CLASS_POTENTIAL_DEADLOCK:
+        return "this works only while MPI buffers the sends: use MPI_Sendrecv or nonblocking "
+               "calls, so that it does not depend on buffering";
+    case MC_CLASS_COLLECTIVE_MISMATCH:
+        return "every rank of the communicator must call the same collectives in the same order, "
+               "with the same root and matching counts and types";
+    case MC_CLASS_TYPE_MISMATCH:
+        return "the type signatures of the send and the receive must match: the same basic "
+               "types in the same order";
+    case MC_CLASS_REQUEST_LEAK:
+        return "complete every request (MPI_Wait, MPI_Test, or MPI_Request_free for a persistent "
+               "one) before MPI_Finalize";
+    case MC_CLASS_LOST_MESSAGE:
+        return "post the matching receive, or check its source, tag and communicator";
+    case MC_CLASS_BUFFER_MODIFIED:
+        return "leave a send buffer alone (and read a receive buffer only) after the request "
+               "completes: MPI_Wait or a successful MPI_Test";
+    case MC_CLASS_BUFFER_OVERLAP:
+        return "operations active at the same time must not share memory that one of them writes";
+    default:
+        return NULL;
     }
 }
 
@@ -113,9 +173,10 @@ char *mc_finding_format(const mc_finding *f, const mc_text_options *o)
     int color = o->color;
     int warn = f->severity == MC_SEV_WARNING;
     const char *on = !color ? "" : warn ? YELLOW : RED_BOLD;
-    fprintf(m, "mpicheck: %s%s%s ", on, warn ? "WARNING" : "ERROR", color ? RESET : "");
+    fprintf(m, "mpicheck: %s%s%s %s", on, warn ? "WARNING" : "ERROR", color ? RESET : "",
+            color ? BOLD : "");
     put_str(m, mc_class_name(f->cls), "?");
-    fputc('\n', m);
+    fprintf(m, "%s\n", color ? RESET : "");
     /* A multi-line message keeps the prefix on each of its lines. */
     for (const char *s = f->message; s && *s;) {
         size_t n = strcspn(s, "\n");
@@ -124,6 +185,9 @@ char *mc_finding_format(const mc_finding *f, const mc_text_options *o)
         fputc('\n', m);
         s += n + (s[n] == '\n');
     }
+    const char *h = hint(f->cls);
+    if (h)
+        fprintf(m, "mpicheck:   %shint:%s %s\n", color ? BOLD : "", color ? RESET : "", h);
     for (const char *s = o->extra; s && *s;) {
         size_t n = strcspn(s, "\n");
         fputs("mpicheck:   ", m);

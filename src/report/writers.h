@@ -78,6 +78,11 @@ int mc_report_write_json(const char *path, const mc_report_doc *doc,
 int mc_report_write_sarif(const char *path, const mc_report_doc *doc,
                           const char *tool_version);
 
+/* Writes doc as one self-contained HTML page to path (html.c); graph_svg
+ * is a deadlock's wait-for graph as SVG, or NULL. Returns 0 or -1. */
+int mc_report_write_html(const char *path, const mc_report_doc *doc, const char *tool_version,
+                         const char *graph_svg);
+
 /* Counts of doc's findings by severity, the suppressed ones aside. */
 void mc_report_count(const mc_report_doc *doc, int *errors, int *warnings);
 /* Findings a suppression matched (mc_finding.suppressed). */
@@ -121,6 +126,7 @@ typedef struct {
     int color;
     size_t ncalls;          /* calls shown: the first ncalls */
     const char *extra;      /* lines after the message ("reported by ranks 0-15"), or NULL */
+    int source;             /* the source line under each call's call site, when readable */
 } mc_text_options;
 char *mc_finding_format(const mc_finding *f, const mc_text_options *o);
 

@@ -30,7 +30,7 @@
 #define MC_HANG_TIMEOUT_FACTOR 6.0
 
 typedef enum {
-    K_TIMEOUT, K_MODE, K_REPORT, K_SARIF, K_MPI, K_LAUNCHER,
+    K_TIMEOUT, K_MODE, K_REPORT, K_SARIF, K_HTML, K_MPI, K_LAUNCHER,
     K_ERROR_EXITCODE, K_ABORT_ON_DEADLOCK, K_CHECK_BUFFERS, K_GRAPH, K_HANG_TIMEOUT, K_COLOR, K_VERBOSE,
     K_CHECKS, K_SUPPRESSIONS, K_GEN_SUPPRESSIONS, K_DIR
 } setting_kind;
@@ -48,6 +48,7 @@ static const struct {
     {"mode", "MPICHECK_MODE", K_MODE, "expected strict or fast"},
     {"report", "MPICHECK_REPORT", K_REPORT, "expected a file name"},
     {"sarif", "MPICHECK_SARIF", K_SARIF, "expected a file name"},
+    {"html", "MPICHECK_HTML", K_HTML, "expected a file name"},
     {"mpi", "MPICHECK_MPI", K_MPI, "expected openmpi or mpich"},
     {"launcher", "MPICHECK_LAUNCHER", K_LAUNCHER,
      "expected a command (e.g. mpirun.openmpi or \"srun --mpi=pmix\")"},
@@ -99,6 +100,7 @@ void mc_config_clear(mc_config *cfg)
     free(cfg->report_path);
     free(cfg->sarif_path);
     free(cfg->graph_path);
+    free(cfg->html_path);
     free(cfg->launcher);
     free(cfg->dir);
     free(cfg->checks);
@@ -302,11 +304,13 @@ static int apply(mc_config *cfg, int idx, const char *value, const char *where,
     }
     case K_REPORT:
     case K_SARIF:
+    case K_HTML:
     case K_GRAPH:
     case K_LAUNCHER:
     case K_DIR: {
         char **slot = settings[idx].kind == K_REPORT ? &cfg->report_path
                     : settings[idx].kind == K_SARIF ? &cfg->sarif_path
+                    : settings[idx].kind == K_HTML ? &cfg->html_path
                     : settings[idx].kind == K_GRAPH ? &cfg->graph_path
                     : settings[idx].kind == K_LAUNCHER ? &cfg->launcher
                     : &cfg->dir;

@@ -8,6 +8,7 @@
  *   --mode=strict|fast       MPICHECK_MODE               default strict
  *   --report=FILE            MPICHECK_REPORT             JSON for the whole job
  *   --sarif=FILE             MPICHECK_SARIF              SARIF 2.1.0
+ *   --html=FILE              MPICHECK_HTML               one self-contained HTML page
  *   --mpi=openmpi|mpich      MPICHECK_MPI                default: detect
  *   --launcher=CMD           MPICHECK_LAUNCHER           default: matching mpirun
  *   --error-exitcode=N       MPICHECK_ERROR_EXITCODE     0..255, default 3
@@ -37,6 +38,7 @@ typedef struct {
     char *report_path;      /* NULL: none */
     char *sarif_path;       /* NULL: none */
     char *graph_path;       /* NULL: none */
+    char *html_path;        /* NULL: none */
     double hang_timeout_s;  /* 0: the default (a multiple of timeout_s); < 0: off */
     mc_mpi_flavor mpi;      /* MC_MPI_UNKNOWN: detect */
     char *launcher;         /* NULL: the matching mpirun */
