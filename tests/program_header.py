@@ -9,7 +9,7 @@ CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE"}
 CAUSES = {"tag", "source", "communicator", "start"}
 INJECT_RE = re.compile(r"^outcome-fail@([0-9]+)$")
-SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory"}
+SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory", "unseen-mpi-init"}
 RANKS_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
 
 

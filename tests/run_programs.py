@@ -14,7 +14,8 @@ Every tests/programs/*.c starts with a header line
 
 (on one line). RANKS, only with EXPECT <class>, lists world ranks separated
 by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
-cannot make (unchecked-communicator, collective-handshake, checker-memory;
+cannot make (unchecked-communicator, collective-handshake, checker-memory,
+unseen-mpi-init;
 separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
 CAUSE: a finding of the EXPECT class must name that likely cause ("a tag

@@ -77,6 +77,15 @@ static int frees_or_orders(int fn)
     }
 }
 
+/* Whether MPI runs although the checker saw no MPI_Init (lifecycle.c,
+ * mc_runtime_unseen_init). Asked only before MPI_Init, for a call that
+ * may not be made then. */
+static int mpi_started_unseen(void)
+{
+    int init = 0;
+    return PMPI_Initialized(&init) == MPI_SUCCESS && init;
+}
+
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
 {
     mc_depth++;
@@ -103,6 +112,12 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     mc_board_enter(fn);     /* the launcher's view of where this thread is (hangs) */
     if (fn == MC_FN_MPI_Abort)
         mc_st.aborting = 1;
+    if (mc_st.phase == MC_PHASE_PREINIT && !(c->desc->flags & MC_FLAG_PREINIT) && !mc_st.sessions
+        && fn != MC_FN_MPI_Init && fn != MC_FN_MPI_Init_thread && mpi_started_unseen()) {
+        mc_runtime_unseen_init(c->desc->name);
+        c->skip = 1;
+        return;
+    }
     if (!mc_checking() || fn == MC_FN_MPI_Init || fn == MC_FN_MPI_Init_thread) {
         /* Before MPI_Init or after MPI_Finalize only call order is checked:
          * nothing else can be queried, and the table is empty or gone. */

@@ -199,6 +199,33 @@ static void setup_hand_parts(void)
     }
 }
 
+/* MPI is running, but the checker never saw MPI_Init (a binding that
+ * calls PMPI_Init directly): set up now would mean collective calls (the
+ * checker's copy of MPI_COMM_WORLD) at a point the other processes may
+ * never reach, so the checker stays off here, says so, and writes down
+ * that nothing of this process was checked. Never a finding: its calls
+ * are not "before MPI_Init", and its end is not an early exit. */
+void mc_runtime_unseen_init(const char *first_call)
+{
+    int fin = 0;
+    PMPI_Finalized(&fin);
+    if (!fin) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &mc_st.world_rank);
+        PMPI_Comm_size(MPI_COMM_WORLD, &mc_st.world_size);
+        mc_report_settings_push();
+        if (mc_st.world_rank == 0) {
+            fprintf(stderr, "mpicheck: MPI was started without the checker seeing MPI_Init (the first "
+                    "call it saw was %s; a binding that calls PMPI_Init directly, such as mpi_f08's): "
+                    "the checker stays off in this run, nothing is checked\n", first_call);
+            mc_report_job_line();
+        }
+        mc_skipped(MC_SKIP_UNSEEN_INIT);
+        mc_report_done_line();
+        mc_report_flush();
+    }
+    mc_disabled = 1;
+}
+
 void mc_runtime_after_init(int provided)
 {
     mc_st.thread_level = provided;

@@ -35,6 +35,15 @@ static int ending_badly(void)
            && !mc_disabled;
 }
 
+/* MPI_Finalize called past the checker (a binding that calls
+ * PMPI_Finalize directly) before the process exits: not an early end.
+ * Asked at exit only, not in a signal handler. */
+static int finalized_unseen(void)
+{
+    int fin = 0;
+    return PMPI_Finalized(&fin) == MPI_SUCCESS && fin;
+}
+
 static void report(const char *how)
 {
     if (reported)
@@ -111,7 +120,7 @@ static void report(const char *how)
 static void on_exit_check(void)
 {
     mc_board_state(MC_BOARD_EXITED);
-    if (ending_badly())
+    if (ending_badly() && !finalized_unseen())
         report("ended without calling MPI_Finalize (exit(), or a return from main)");
 }
 

@@ -21,6 +21,10 @@ static const struct { const char *name, *what; } reasons[MC_SKIP_COUNT_] = {
         "allocations of the checker's own that failed: what it was about to check there "
         "(a message's envelope, a wait, a deadlock detection, an object's record, a "
         "report's text) was left undone, and checks that pair ranks may be off after it"},
+    [MC_SKIP_UNSEEN_INIT] = {"unseen-mpi-init",
+        "processes whose MPI was started without the checker seeing MPI_Init (a binding "
+        "that calls MPI's PMPI_Init directly, such as mpi_f08's): the checker stayed off "
+        "in them, and nothing of theirs was checked"},
 };
 
 void mc_skipped(mc_skip_reason why)

@@ -27,6 +27,10 @@ typedef enum {
      * undone. Counted by the allocation functions below, so no call site
      * can forget it. */
     MC_SKIP_NO_MEMORY,
+    /* A process whose MPI was started past the checker (a binding that
+     * calls MPI's PMPI_Init directly, as mpi_f08 does with MPICH): the
+     * checker did not set up, and checked nothing of it. */
+    MC_SKIP_UNSEEN_INIT,
     MC_SKIP_COUNT_
 } mc_skip_reason;
 
