@@ -79,6 +79,7 @@ MC_EXPORT int MPI_Pcontrol(const int level, ...)
     v[0].i = level;
     mc_call_enter(&c, MC_FN_MPI_Pcontrol, v, __builtin_return_address(0));
     int rc = PMPI_Pcontrol(level);
+    mc_client_pcontrol(level);
     mc_call_leave(&c, rc == MPI_SUCCESS);
     return rc;
 }

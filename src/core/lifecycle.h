@@ -10,6 +10,8 @@
 
 /* Called by MPI_Init/MPI_Init_thread once the real call succeeded. */
 void mc_runtime_after_init(int provided);
+/* MPI_Pcontrol's levels as client requests (client.c): 0 off, 1 on, 2 flush. */
+void mc_client_pcontrol(int level);
 /* The first call of a process whose MPI_Init the checker did not see. */
 void mc_runtime_unseen_init(const char *first_call);
 /* At the entry of the first MPI_Init or MPI_Init_thread. */

@@ -200,6 +200,8 @@ mc_mpi_flavor mc_flavor_from_ldd_line(const char *line)
     const char *arrow = strstr(line, "=> ");
     const char *target = arrow ? arrow + 3 : soname;
 
+    if (starts_with(base, "libmpicheck"))
+        return MC_MPI_UNKNOWN; /* the checker itself (a program linked with -lmpicheck) */
     if (starts_with(base, "libmpich"))
         return MC_MPI_MPICH; /* libmpich.so.12, libmpichcxx, libmpichfort */
     if (starts_with(base, "libopen-pal.so") || starts_with(base, "libopen-rte.so") ||

@@ -39,6 +39,9 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+static int client_off;          /* MPICHECK_OFF() depth (guarded by report_lock) */
+static char phase[64];          /* MPICHECK_PHASE(), "" for none */
+
 /* Returns 1 when this finding was already reported on this rank. */
 static int seen_before(mc_class cls, const mc_call *c, const char *message)
 {
@@ -47,10 +50,14 @@ static int seen_before(mc_class cls, const mc_call *c, const char *message)
     h = fnv(h, &c->fn, sizeof c->fn);
     h = fnv(h, &c->caller, sizeof c->caller);
     h = fnv(h, message, strlen(message));
-    if (h == 0)
-        h = 1;
     int dup = 0;
     pthread_mutex_lock(&report_lock);
+    /* A repeat inside a switched-off region, or in another phase, is
+     * another finding: a suppressed first one must not hide the rest. */
+    int off = client_off > 0;
+    h = fnv(fnv(h, &off, sizeof off), phase, strlen(phase));
+    if (h == 0)
+        h = 1;
     for (size_t i = 0, slot = h % SEEN_SLOTS; i < SEEN_SLOTS; i++, slot = (slot + 1) % SEEN_SLOTS) {
         if (seen[slot] == h) {
             dup = 1;
@@ -248,6 +255,37 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+
+void mc_report_client_off(int delta)
+{
+    pthread_mutex_lock(&report_lock);
+    client_off += delta;
+    if (client_off < 0)
+        client_off = 0;     /* an MPICHECK_ON() too many */
+    pthread_mutex_unlock(&report_lock);
+}
+
+void mc_report_phase(const char *name)
+{
+    pthread_mutex_lock(&report_lock);
+    snprintf(phase, sizeof phase, "%s", name ? name : "");
+    pthread_mutex_unlock(&report_lock);
+}
+
+/* The phase's line at the end of f's message. */
+static void add_phase(mc_finding *f)
+{
+    if (!phase[0] || !f->message)
+        return;
+    size_t n = strlen(f->message) + strlen(phase) + 16;
+    char *m = mc_malloc(n);
+    if (!m)
+        return;
+    snprintf(m, n, "%s\nphase: %s", f->message, phase);
+    free(f->message);
+    f->message = m;
+}
+
 /* Prints, stores and frees the finding. Its ranks are this rank and the
  * ranks of its calls. */
 static void emit(mc_finding *f)
@@ -274,7 +312,10 @@ static void emit(mc_finding *f)
         mc_finding_clear(f);
         return;
     }
+    add_phase(f);
     const char *suppression = mc_filter_match(filter, f);
+    if (!suppression && client_off > 0)
+        suppression = "client request: checking switched off (MPICHECK_OFF or MPI_Pcontrol(0))";
     if (suppression)
         f->suppressed = mc_strdup(suppression);
     if (suppression)

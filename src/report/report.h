@@ -41,6 +41,12 @@ int mc_report_aborting(void);
  * is in flight (its message, cut, into message), or -1: none. */
 int mc_report_found_in(const mc_call *c, char *message, size_t len);
 
+/* Client requests (include/mpicheck.h, core/client.c): while the off
+ * depth is above 0 this process's findings are written down suppressed;
+ * a phase name (NULL or "": none) is added to the message of each finding. */
+void mc_report_client_off(int delta);
+void mc_report_phase(const char *name);
+
 /* A finding about call c on this rank. fmt is the message. */
 void mc_report_call(mc_class cls, const mc_call *c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

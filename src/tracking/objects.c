@@ -90,6 +90,8 @@ static void obj_remove(mc_obj *o, int ended)
 
 static void obj_drop(mc_obj *o) { obj_remove(o, 1); }
 
+int mc_obj_leaks_intended;
+
 static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack)
 {
     mc_obj_key key = {(uint64_t)kind, bits};
@@ -118,7 +120,7 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
            sizeof *o - offsetof(mc_obj, origin) - sizeof o->origin);
     o->key = key;
     o->id = ++next_id[kind];
-    o->owned = 1;
+    o->owned = __atomic_load_n(&mc_obj_leaks_intended, __ATOMIC_RELAXED) <= 0;
     o->committed = 1;
     o->ext = ext;
     o->embedded = ext != NULL;

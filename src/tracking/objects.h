@@ -37,6 +37,11 @@ typedef struct {
     uint64_t bits;
 } mc_obj_key;
 
+/* Above 0 while the program says the objects it makes are meant to stay
+ * (MPICHECK_LEAKS_INTENDED_BEGIN, core/client.c): they are made unowned,
+ * so no leak check reports them. */
+extern int mc_obj_leaks_intended;
+
 typedef struct mc_obj {
     mc_obj_key key;
     int id;                 /* per-kind sequence number, for "comm#3" in reports */

@@ -72,7 +72,7 @@ static void track_new_comm(mc_call *c, MPI_Comm comm, int owned)
     mc_obj *o = mc_obj_add(MC_OBJ_COMM, MC_BITS(comm), c, 1);
     if (!o)
         return;
-    o->owned = owned;
+    o->owned = owned && o->owned;
     int parent = param_with_role(c->desc, MC_ROLE_COMM);
     mc_obj *po = parent >= 0 ? mc_comm_find(c->vals[parent].comm) : NULL;
     if (is_idup(c->fn) && po) {

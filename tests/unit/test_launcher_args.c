@@ -292,6 +292,9 @@ START_TEST(test_ldd_lines)
         "\tlibopen-pal.so.40 => /lib/x86_64-linux-gnu/libopen-pal.so.40 (0x1)\n"), MC_MPI_OPENMPI);
     ck_assert_int_eq(mc_flavor_from_ldd_line(
         "\tlibmpich.so.12 => /lib/x86_64-linux-gnu/libmpich.so.12 (0x1)\n"), MC_MPI_MPICH);
+    /* The checker's own library (pkg-config mpicheck-openmpi) is no MPICH. */
+    ck_assert_int_eq(mc_flavor_from_ldd_line(
+        "\tlibmpicheck.so => /usr/lib/mpicheck/openmpi/libmpicheck.so (0x1)\n"), MC_MPI_UNKNOWN);
     ck_assert_int_eq(mc_flavor_from_ldd_line(
         "\tlibmpi.so.20 => /opt/openmpi-2/lib/libmpi.so.20 (0x1)\n"), MC_MPI_OPENMPI);
     ck_assert_int_eq(mc_flavor_from_ldd_line(
