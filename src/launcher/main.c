@@ -110,6 +110,22 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
                 "checked there\n", doc->job.nprocs - (int)doc->ndone, doc->job.nprocs);
 }
 
+/* graphviz's dot: the DOT file in as SVG to out. 0, or -1 when dot is not
+ * installed or fails (its messages are not shown). */
+static int run_dot(const char *in, const char *out)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDERR_FILENO);
+        execlp("dot", "dot", "-Tsvg", in, "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
 /* --graph=FILE: the deadlock's wait-for graph, which the reporting rank left
  * in the part directory, goes to FILE, and FILE.svg when dot is there. */
 static int copy_graph(const char *dir, const char *to)
@@ -138,16 +154,7 @@ static int copy_graph(const char *dir, const char *to)
     }
     char svg[PATH_MAX + 8];
     snprintf(svg, sizeof svg, "%s.svg", to);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDERR_FILENO);
-        execlp("dot", "dot", "-Tsvg", to, "-o", svg, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+    if (run_dot(to, svg) == 0)
         fprintf(stderr, "mpicheck: deadlock graph: %s (and %s)\n", to, svg);
     else
         fprintf(stderr, "mpicheck: deadlock graph: %s (install graphviz for an SVG)\n", to);
@@ -223,18 +230,7 @@ static char *graph_svg(const char *dir)
     char dot[PATH_MAX + 32], svg[PATH_MAX + 32];
     snprintf(dot, sizeof dot, "%s/deadlock.dot", dir);
     snprintf(svg, sizeof svg, "%s/deadlock.svg", dir);
-    if (access(dot, R_OK) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDERR_FILENO);
-        execlp("dot", "dot", "-Tsvg", dot, "-o", svg, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    if (pid <= 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    if (access(dot, R_OK) != 0 || run_dot(dot, svg) != 0)
         return NULL;
     FILE *in = fopen(svg, "r");
     char *text = NULL;
