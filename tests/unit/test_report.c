@@ -484,11 +484,11 @@ START_TEST(text_format)
     free(s);
     f.severity = MC_SEV_WARNING;
     s = mc_finding_format_text(&f, 1);
-    ck_assert_ptr_eq(strstr(s, "mpicheck: \033[33mWARNING\033[0m invalid-argument\n"), s);
+    ck_assert_ptr_eq(strstr(s, "mpicheck: \033[33mWARNING\033[0m \033[1minvalid-argument\033[0m\n"), s);
     free(s);
     f.severity = MC_SEV_ERROR;
     s = mc_finding_format_text(&f, 1);
-    ck_assert_ptr_eq(strstr(s, "mpicheck: \033[1;31mERROR\033[0m invalid-argument\n"), s);
+    ck_assert_ptr_eq(strstr(s, "mpicheck: \033[1;31mERROR\033[0m \033[1minvalid-argument\033[0m\n"), s);
     free(s);
     mc_finding_clear(&f);
 }
