@@ -22,8 +22,13 @@ fi
 # Linked, not preloaded: the finding must come from the linked library.
 # shellcheck disable=SC2086
 mkdir "$tmp/td"
-timeout -k 5 120 $run $(fwd MPICHECK_REPORT "$tmp/r.json") $(fwd TMPDIR "$tmp/td") "$tmp/linked" > "$tmp/out" 2> "$tmp/err"
+timeout -k 5 120 $run $(fwd MPICHECK_REPORT "$tmp/r.json") $(fwd MPICHECK_HTML "$tmp/r.html") $(fwd TMPDIR "$tmp/td") "$tmp/linked" > "$tmp/out" 2> "$tmp/err"
 rc=$?
+if grep -q '<h2><span class="sev">ERROR</span> invalid-argument' "$tmp/r.html" 2>/dev/null; then
+    ok "rank 0 wrote the HTML page at MPI_Finalize (MPICHECK_HTML)"
+else
+    bad "no HTML page with the invalid-argument finding from MPICHECK_HTML"
+fi
 if grep -q '^mpicheck: ERROR invalid-argument' "$tmp/err" && [ "$rc" -ne 0 ]; then
     ok "linked program reports invalid-argument and exits non-zero ($rc)"
 else

@@ -44,6 +44,9 @@ static void merge_hand_parts(void)
         fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.report_path);
     if (mc_st.cfg.sarif_path && mc_report_write_sarif(mc_st.cfg.sarif_path, &doc, PACKAGE_VERSION) != 0)
         fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.sarif_path);
+    /* No graph: graphviz is the launcher's to run, not a rank's. */
+    if (mc_st.cfg.html_path && mc_report_write_html(mc_st.cfg.html_path, &doc, PACKAGE_VERSION, NULL) != 0)
+        fprintf(stderr, "mpicheck: cannot write %s\n", mc_st.cfg.html_path);
     char skipped[2048];
     mc_report_skipped_line(&doc, skipped, sizeof skipped);
     if (skipped[0])

@@ -177,12 +177,12 @@ static void exit_with_error_code(void)
     }
 }
 
-/* Preloaded by hand with MPICHECK_REPORT/MPICHECK_SARIF: rank 0 makes a
+/* Preloaded by hand with MPICHECK_REPORT/_SARIF/_HTML: rank 0 makes a
  * private directory for the parts and tells everyone. */
 static void setup_hand_parts(void)
 {
     char dir[4096] = "";
-    if (!mc_st.cfg.report_path && !mc_st.cfg.sarif_path)
+    if (!mc_st.cfg.report_path && !mc_st.cfg.sarif_path && !mc_st.cfg.html_path)
         return;
     if (mc_st.world_rank == 0) {
         const char *tmp = getenv("TMPDIR");
