@@ -3,7 +3,7 @@
 
 The layers, lowest first (docs/design.md, "Layers"):
 
-    util -> report -> tracking, match -> runtime -> checks, p2p, coll, inter -> core
+    util -> report -> tracking, match -> runtime -> checks, p2p, coll, inter -> core -> fortran
 
 A folder may use its own files and those of any LOWER layer, never a folder
 of its own layer or of a higher one (p2p and coll are peers: neither names
@@ -30,6 +30,7 @@ import tempfile
 LAYER = {
     'util': 0, 'report': 1, 'tracking': 2, 'match': 2, 'runtime': 3,
     'checks': 4, 'p2p': 4, 'coll': 4, 'inter': 4, 'core': 5, 'launcher': 5,
+    'fortran': 6,
 }
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -4,6 +4,9 @@ with it."""
 import re
 
 HEADER_RE = re.compile(r"^/\*\s*EXPECT:\s*(?P<body>.*?)\s*\*/\s*$")
+# A Fortran program's first line: "! EXPECT: ...  NP: n" (a comment to its end).
+FORTRAN_HEADER_RE = re.compile(r"^!\s*EXPECT:\s*(?P<body>.*?)\s*$")
+FORTRAN_SUFFIXES = (".f90", ".F90", ".f", ".F")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE"}
@@ -21,10 +24,11 @@ def parse_header(path):
     """Returns a dict with expect, np, mode, timeout, flavor, ranks (None when absent)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         first = f.readline().rstrip("\n")
-    m = HEADER_RE.match(first)
+    fortran = path.endswith(FORTRAN_SUFFIXES)
+    m = (FORTRAN_HEADER_RE if fortran else HEADER_RE).match(first)
     if not m:
-        raise HeaderError("first line is not a '/* EXPECT: ... NP: n */' header: %r"
-                          % first[:120])
+        raise HeaderError("first line is not a '%s' header: %r"
+                          % ("! EXPECT: ... NP: n" if fortran else "/* EXPECT: ... NP: n */", first[:120]))
     text = "EXPECT: " + m.group("body")
     pairs = KEY_RE.findall(text)
     # Everything in the header must be KEY: value pairs.

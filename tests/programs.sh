@@ -22,6 +22,9 @@ fi
 # mpicheck refuses MPICHECK_* variables it does not know: not passed on.
 jobs=${MPICHECK_TEST_JOBS:-2}
 unset MPICHECK_TEST_JOBS
-exec "${PYTHON:-python3}" "$src/tests/run_programs.py" --flavor "$flavor" --mpicc "${MPICC:?}" \
+# The Fortran programs use the MPI's Fortran wrapper of the same name
+# (mpicc.openmpi -> mpif90.openmpi); run_programs.py skips them without it.
+mpifort=${MPIFORT:-$(echo "${MPICC:?}" | sed 's/mpicc/mpif90/')}
+exec "${PYTHON:-python3}" "$src/tests/run_programs.py" --flavor "$flavor" --mpicc "${MPICC:?}" --mpifort "$mpifort" \
     --mpicheck "$b/src/mpicheck" --builddir "$b/tests/programs-bin" \
     --schema "$src/docs/report-schema.json" "$@" --jobs "$jobs"

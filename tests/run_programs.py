@@ -2,7 +2,7 @@
 """Run the MPI test programs in tests/programs/ under mpicheck and judge them.
 
 Usage:
-  run_programs.py --flavor openmpi|mpich --mpicc CMD --mpicheck PATH
+  run_programs.py --flavor openmpi|mpich --mpicc CMD [--mpifort FCMD] --mpicheck PATH
                   --builddir DIR [--schema FILE] [--sarif-schema FILE]
                   [--jobs N] [PATTERN...]
 
@@ -12,7 +12,10 @@ Every tests/programs/*.c starts with a header line
      [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r]
      [CAUSE: tag|source|communicator|start] */
 
-(on one line). RANKS, only with EXPECT <class>, lists world ranks separated
+(on one line); a Fortran program (*.f90, *.F90, *.f, *.F, compiled with
+FCMD) starts with the same keys after "! EXPECT:" instead. Without FCMD (or
+when it is not installed) the Fortran programs are skipped, each with a
+"SKIP:" line. RANKS, only with EXPECT <class>, lists world ranks separated
 by commas, without spaces (RANKS: 1,4,6). SKIPPED lists the checks the run
 cannot make (unchecked-communicator, collective-handshake, checker-memory,
 unseen-mpi-init;
@@ -77,7 +80,7 @@ import tempfile
 import threading
 import time
 
-from program_header import HeaderError, parse_header
+from program_header import FORTRAN_SUFFIXES, HeaderError, parse_header
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS_DIR = os.path.join(HERE, "programs")
@@ -104,7 +107,7 @@ print_lock = threading.Lock()
 def matches(name, patterns):
     if not patterns:
         return True
-    stem = name[:-2] if name.endswith(".c") else name
+    stem = program_stem(name)
     for p in patterns:
         if any(c in p for c in "*?["):
             if fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(stem, p):
@@ -112,6 +115,14 @@ def matches(name, patterns):
         elif p in name:
             return True
     return False
+
+
+def program_stem(name):
+    """The file name without its language suffix (.c, .f90, ...)."""
+    for suffix in (".c",) + FORTRAN_SUFFIXES:
+        if name.endswith(suffix):
+            return name[:-len(suffix)]
+    return name
 
 
 def tail(text, n=STDERR_TAIL):
@@ -343,11 +354,12 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
 
 def run_test(src, hdr, args, validator, sarif_validator=None):
     name = os.path.basename(src)
-    stem = name[:-2]
+    stem = program_stem(name)
     res = Result(name)
     start = time.monotonic()
     exe = os.path.join(os.path.abspath(args.builddir), args.flavor, stem)
-    ok, msg = compile_program(src, exe, args.mpicc)
+    compiler = args.mpifort if name.endswith(FORTRAN_SUFFIXES) else args.mpicc
+    ok, msg = compile_program(src, exe, compiler)
     if not ok:
         res.reasons.append(msg)
         res.elapsed = time.monotonic() - start
@@ -450,6 +462,9 @@ def main():
     ap.add_argument("--flavor", required=True, choices=["openmpi", "mpich"])
     ap.add_argument("--mpicc", required=True,
                     help="MPI C compiler command (may hold arguments)")
+    ap.add_argument("--mpifort",
+                    help="MPI Fortran compiler command for the *.f90 programs; without it, or "
+                    "when it cannot run, they are skipped")
     ap.add_argument("--mpicheck", required=True, help="path of the mpicheck launcher")
     ap.add_argument("--builddir", required=True,
                     help="where executables and per-run directories go")
@@ -479,14 +494,24 @@ def main():
         if args.sarif_schema else None
 
     try:
-        names = sorted(n for n in os.listdir(PROGRAMS_DIR) if n.endswith(".c"))
+        names = sorted(n for n in os.listdir(PROGRAMS_DIR) if n.endswith((".c",) + FORTRAN_SUFFIXES))
     except OSError as e:
         print("run_programs.py: cannot list %s: %s" % (PROGRAMS_DIR, e), file=sys.stderr)
         names = []
     selected = []       # (src, header or None, header error)
     other_flavor = []
+    fortran_skip = None
+    if not args.mpifort:
+        fortran_skip = "no MPI Fortran compiler given (--mpifort)"
+    elif shutil.which(shlex.split(args.mpifort)[0]) is None:
+        fortran_skip = "the MPI Fortran compiler %s is not installed" % args.mpifort
+    skipped = 0
     for n in names:
         if not matches(n, args.patterns):
+            continue
+        if fortran_skip and n.endswith(FORTRAN_SUFFIXES):
+            print("SKIP: %s: %s" % (n, fortran_skip))
+            skipped += 1
             continue
         src = os.path.join(PROGRAMS_DIR, n)
         try:
@@ -501,6 +526,9 @@ def main():
     if other_flavor:
         print("not run, written for another MPI than %s: %s"
               % (args.flavor, ", ".join(other_flavor)))
+    if not selected and skipped:
+        print("0 passed, 0 failed")
+        return 77
     if not selected:
         print("no test program selected%s" % (
             " by " + " ".join(args.patterns) if args.patterns else ""))

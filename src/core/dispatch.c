@@ -86,9 +86,36 @@ static int mpi_started_unseen(void)
     return PMPI_Initialized(&init) == MPI_SUCCESS && init;
 }
 
+static __thread mc_lang_frame *lang_frame __attribute__((tls_model("initial-exec")));
+
+int mc_lang_enter(mc_lang_frame *f, int fn, int fn_c, const void *caller)
+{
+    if (lang_frame)
+        return 0;
+    f->fn = fn;
+    f->fn_c = fn_c;
+    f->caller = caller;
+    f->used = 0;
+    lang_frame = f;
+    return 1;
+}
+
+void mc_lang_leave(mc_lang_frame *f, int raised)
+{
+    if (raised && lang_frame == f)
+        lang_frame = NULL;
+}
+
 void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
 {
     mc_depth++;
+    c->fortran = 0;
+    mc_lang_frame *lf = lang_frame;
+    if (__builtin_expect(lf != NULL, 0) && mc_depth == 1 && !lf->used && (fn == lf->fn || fn == lf->fn_c)) {
+        lf->used = 1;
+        caller = lf->caller;
+        c->fortran = 1;
+    }
     c->outer = mc_cur_call;
     c->seq = ++mc_call_seq;
     mc_cur_call = c;

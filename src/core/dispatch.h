@@ -40,4 +40,24 @@ int mc_hold_start(mc_call *c, mc_start_fn start, MPI_Request *request);
  * state (new handles, freed handles, completed requests); lowers the guard. */
 void mc_call_leave(mc_call *c, int ok);
 
+/* A Fortran entry point (src/fortran/) around the C wrapper it reaches:
+ * the program's call site is the Fortran entry's return address, not the
+ * C wrapper's (which lies in the MPI library's Fortran binding or in the
+ * shim), and the report spells the call as Fortran does (MPI_SEND). Only
+ * the first wrapper of function fn (or its large-count form fn_c) entered
+ * at depth 0 while the frame is up takes it. Frames do not nest: an entry
+ * point reached through another (Open MPI's mpi_send_f08_ calls
+ * ompi_send_f) keeps the outer one, whose return address is the
+ * program's. */
+typedef struct {
+    int fn, fn_c;
+    const void *caller;
+    int used;
+} mc_lang_frame;
+
+/* Raises f unless a frame is up already; returns whether it did. */
+int mc_lang_enter(mc_lang_frame *f, int fn, int fn_c, const void *caller);
+/* Lowers f if mc_lang_enter raised it. */
+void mc_lang_leave(mc_lang_frame *f, int raised);
+
 #endif

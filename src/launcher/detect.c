@@ -240,15 +240,6 @@ static char *shell_quote(const char *s)
     return q;
 }
 
-/* Set by ldd_flavor: the program links Open MPI's Fortran bindings, whose
- * MPI calls go to the PMPI entry points directly, past the checker. */
-static int links_openmpi_fortran;
-
-int mc_program_uses_openmpi_fortran(void)
-{
-    return links_openmpi_fortran;
-}
-
 /* Runs ldd on path. *flavor: what it links (UNKNOWN: neither); returns -1
  * when it links both or ldd cannot run. libname gets the deciding line's
  * library, *is_static 1 when ldd says it is not dynamic. */
@@ -282,8 +273,6 @@ static int ldd_flavor(const char *path, mc_mpi_flavor *flavor, char *libname,
     while (fgets(line, sizeof line, p) != NULL) {
         if (strstr(line, "not a dynamic executable") || strstr(line, "statically linked"))
             *is_static = 1;
-        if (strstr(line, "libmpi_mpifh.so") || strstr(line, "libmpi_usempi"))
-            links_openmpi_fortran = 1;
         mc_mpi_flavor f = mc_flavor_from_ldd_line(line);
         if (f != MC_MPI_UNKNOWN && !seen[f]) {
             seen[f] = 1;

@@ -32,10 +32,6 @@ int mc_is_elf(const char *path);
  * MC_MPI_UNKNOWN otherwise. */
 mc_mpi_flavor mc_flavor_from_ldd_line(const char *line);
 
-/* 1 when the last program examined links Open MPI's Fortran bindings
- * (libmpi_mpifh, libmpi_usempi*): their calls bypass the C MPI_ functions. */
-int mc_program_uses_openmpi_fortran(void);
-
 /* Which MPI a launcher command (e.g. "mpirun") belongs to, from its name and
  * the name of the file it resolves to (realpath): "openmpi"/"orterun"/
  * "prterun" vs "mpich"/"hydra". MC_MPI_UNKNOWN for anything else (srun). */

@@ -295,13 +295,8 @@ static int finish(const char *dir, const mc_config *cfg, const mc_filter *filter
 
     int code;
     if (!doc.saw_job_line && doc.nfindings == 0) {
-        if (mc_program_uses_openmpi_fortran())
-            fprintf(stderr, "mpicheck: nothing was checked: the program calls MPI through Open "
-                    "MPI's Fortran bindings, which go to the library's PMPI entry points directly; "
-                    "mpicheck intercepts C calls only (with MPICH, Fortran calls are checked)\n");
-        else
-            fprintf(stderr, "mpicheck: no rank reached MPI_Init under the checker: nothing "
-                    "was checked (is PROGRAM an MPI program, and did the launcher start it?)\n");
+        fprintf(stderr, "mpicheck: no rank reached MPI_Init under the checker: nothing "
+                "was checked (is PROGRAM an MPI program, and did the launcher start it?)\n");
         code = job_code ? job_code : 2;
     } else {
         print_summary(&doc, cfg, errors, warnings);

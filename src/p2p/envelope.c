@@ -69,6 +69,8 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     e->tag = tag;
     mc_site_encode(c->caller, &e->site_mod, &e->site_off);
     mc_typesig_msg(type, (uint64_t)count, &e->sig);
+    if (c->fortran)
+        e->flags |= MC_ENV_FORTRAN;
     if (sum) {
         e->flags |= MC_ENV_SUM;
         e->data_sum = *sum;
@@ -175,6 +177,8 @@ static void sender_call(mc_call_text *ct, const mc_env *e, MPI_Comm comm, int ot
     if (other_world)
         snprintf(ct->job, sizeof ct->job, "another job");
     ct->call = mc_strdup(e->fn >= 0 && e->fn < MC_FN_COUNT_ ? mc_fn_table[e->fn].name : "(send)");
+    if (e->flags & MC_ENV_FORTRAN)
+        mc_call_text_fortran_name(ct);
     ct->args = mc_calloc(4, sizeof *ct->args);
     if (ct->args) {
         arg(ct, "message", mc_sig_msg_render(&e->sig, buf, sizeof buf));
@@ -224,6 +228,8 @@ static void receiver_call(mc_call_text *ct, const mc_prec *p)
     }
     uintptr_t pc = (uintptr_t)p->caller;
     mc_report_fill_call_vals(ct, p->fn, vals, d->nparams < 16 ? d->nparams : 16, &pc, pc ? 1 : 0);
+    if (p->fortran)
+        mc_call_text_fortran_name(ct);
 }
 
 int mc_env_check(const mc_env *e, const mc_prec *p, mc_call *c, MPI_Comm comm, int source,

@@ -47,6 +47,7 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
     p->kind = MC_PR_RECV;
     p->fn = c ? c->fn : p->fn;
     p->caller = c ? c->caller : p->caller;
+    p->fortran = c ? c->fortran : p->fortran;
     p->comm = pc->comm;
     p->peer = source;
     p->tag = tag;

@@ -63,6 +63,7 @@ static int send_start(mc_call *c, mc_pcomm *pc, mc_prec *p, const void *buf, MPI
     p->kind = MC_PR_SEND;
     p->fn = c->fn;
     p->caller = c->caller;
+    p->fortran = c->fortran;
     p->mode = mode;
     p->comm = pc->comm;
     p->peer = dest;
@@ -202,6 +203,7 @@ int mc_persistent_init(mc_call *c, int kind, int mode, const void *buf, MPI_Coun
         p->persistent = 1;
         p->fn = c->fn;
         p->caller = c->caller;
+        p->fortran = c->fortran;
         p->mode = mode;
         p->comm = comm;
         p->peer = peer;
@@ -411,6 +413,7 @@ int mc_isendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype st
     p->kind = MC_PR_PAIR;
     p->fn = c->fn;
     p->caller = c->caller;
+    p->fortran = c->fortran;
     p->comm = comm;
     p->active = 1;
     p->tmpbuf = tmp;

@@ -6,6 +6,7 @@
  * for the text block (so ranks' lines do not interleave) and a flushed line
  * in the part file (so an abort or crash right after cannot lose them).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -183,7 +184,14 @@ static int launcher_prints(void)
     return known;
 }
 
-static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
+void mc_call_text_fortran_name(mc_call_text *ct)
+{
+    /* Named as the standard's Fortran bindings spell it. */
+    for (char *q = ct->call; q && *q; q++)
+        *q = (char)toupper((unsigned char)*q);
+}
+
+static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *vals, int nvals,
                       const uintptr_t *pcs, size_t npcs)
 {
     const mc_fn_desc *d = &mc_fn_table[fn];
@@ -192,6 +200,8 @@ static void fill_call(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
     ct->tid = 0;
     ct->thread_name[0] = 0;
     ct->call = mc_strdup(d->name);
+    if (fortran)
+        mc_call_text_fortran_name(ct);
     ct->nargs = 0;
     ct->args = mc_calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);
     for (int i = 0; ct->args && i < d->nparams && i < nvals; i++) {
@@ -220,24 +230,35 @@ static void fill_from_call(mc_call_text *ct, const mc_call *c)
         from++;
     if (from == n)
         from = 0;
-    fill_call(ct, c->fn, c->vals, c->desc->nparams, pcs + from, n - from);
+    fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, pcs + from, n - from);
     mc_stack_prepend_python(&ct->stack, &ct->nframes);     /* an mpi4py program's script lines */
 }
 
 static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
 {
-    fill_call(ct, o->fn, o->vals, o->nvals, o->pcs, (size_t)o->npcs);
+    fill_call(ct, o->fn, o->fortran, o->vals, o->nvals, o->pcs, (size_t)o->npcs);
 }
 
 void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack)
 {
     o->fn = c->fn;
+    o->fortran = c->fortran;
     o->nvals = !c->vals ? 0 : c->desc->nparams < MC_ORIGIN_MAX_VALS ? c->desc->nparams : MC_ORIGIN_MAX_VALS;
     if (o->nvals)
         memcpy(o->vals, c->vals, (size_t)o->nvals * sizeof(mc_value));
     o->npcs = 0;
-    if (full_stack)
+    if (full_stack) {
         o->npcs = (int)mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
+        /* Frames before the program's call site are MPI's own (a Fortran
+         * binding between the program and the wrapper, an error handler). */
+        int from = 0;
+        while (c->caller && from < o->npcs && o->pcs[from] != (uintptr_t)c->caller)
+            from++;
+        if (from > 0 && from < o->npcs) {
+            memmove(o->pcs, o->pcs + from, (size_t)(o->npcs - from) * sizeof o->pcs[0]);
+            o->npcs -= from;
+        }
+    }
     if (o->npcs == 0 && c->caller) {
         o->pcs[0] = (uintptr_t)c->caller;
         o->npcs = 1;
@@ -568,13 +589,13 @@ void mc_report_fill_call(mc_call_text *ct, const mc_call *c)
 
 void mc_report_fill_call_args(mc_call_text *ct, const mc_call *c)
 {
-    fill_call(ct, c->fn, c->vals, c->desc->nparams, NULL, 0);
+    fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, NULL, 0);
 }
 
 void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
                               const uintptr_t *pcs, size_t npcs)
 {
-    fill_call(ct, fn, vals, nvals, pcs, npcs);
+    fill_call(ct, fn, 0, vals, nvals, pcs, npcs);
 }
 
 void mc_report_abort_job(const char *why)

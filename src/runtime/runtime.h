@@ -66,7 +66,7 @@ typedef struct {
     mc_sig_msg sig;         /* what was sent (runs cut to sig.nruns) */
 } mc_env;
 _Static_assert(sizeof(mc_env) == 56 + sizeof(mc_sig_msg), "mc_env has padding");
-enum { MC_ENV_SUM = 1u << 0 };
+enum { MC_ENV_SUM = 1u << 0, MC_ENV_FORTRAN = 1u << 1 /* sent from Fortran: name it MPI_SEND */ };
 
 
 /* An envelope in flight from this rank. */
@@ -214,6 +214,7 @@ typedef struct mc_prec {
     MPI_Datatype type;
     int type_owned;         /* type is the engine's duplicate of one the program freed meanwhile */
     const void *caller;
+    int fortran;            /* the call came from Fortran (mc_call.fortran) */
     mc_env env;             /* receive: the envelope its mirror got */
     MPI_Status status;      /* of the real receive when the engine completed it */
     struct mc_prec *pair_s, *pair_r;    /* MC_PR_PAIR: its two halves (engine-owned) */

@@ -69,6 +69,7 @@ typedef struct {
     const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
     uint64_t seq;               /* this thread's count of calls at its enter: tells apart calls that
                                  * share a stack address */
+    int fortran;                /* made through a Fortran entry point (src/fortran/): named MPI_SEND */
 } mc_call;
 
 /* A held nonblocking collective's real call, made later from the call's
@@ -92,6 +93,7 @@ static inline uint64_t mc_bits(const void *handle, size_t size)
  * created an object (tracking/objects.h), for one. */
 typedef struct {
     int fn;                                 /* enum mc_fn */
+    int fortran;                            /* made from Fortran (mc_call.fortran) */
     int nvals;
     mc_value vals[MC_ORIGIN_MAX_VALS];
     int npcs;

@@ -1,0 +1,46 @@
+/*
+ * fortran.h - what the generated Fortran entry points (wrappers/mc_fortran.c,
+ * made by wrappers/gen_fortran.py) need beyond the C wrappers: the Fortran
+ * sentinels (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS_IGNORE, ... are addresses
+ * of Fortran variables, not the C constants), blank-padded strings, and the
+ * MPI library's own entry point behind ours.
+ *
+ * Two conventions: MC_F_LEGACY for mpif.h and the `mpi` module (and Open
+ * MPI's ompi_*_f functions that its mpi_f08 module calls with the same
+ * INTEGER handles), MC_F_F08 for MPICH's mpi_f08 entry points, whose
+ * MPI_STATUS_IGNORE is MPI_F08_STATUS_IGNORE and whose ierror is OPTIONAL.
+ */
+#ifndef MPICHECK_FORTRAN_H
+#define MPICHECK_FORTRAN_H
+
+#include <mpi.h>
+
+enum { MC_F_LEGACY = 0, MC_F_F08 = 1 };
+
+/* A buffer argument as C sees it: Fortran's MPI_IN_PLACE and MPI_BOTTOM
+ * become the C constants; any other address is itself. */
+void *mc_f_buf(void *p);
+/* Fortran's MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY as the C constants. */
+int *mc_f_weights(void *p);
+/* Whether p is MPI_STATUS_IGNORE (MPI_STATUSES_IGNORE) of convention conv. */
+int mc_f_status_ignored(int conv, const void *p);
+int mc_f_statuses_ignored(int conv, const void *p);
+/* Whether the library's binding of convention conv returns the indices of
+ * MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome from 1, as the
+ * standard says. MPICH before 4.1 returns them from 0 in mpi_f08 (MPICH
+ * issue 6270); the entry points return what the library would. */
+int mc_f_index_from_1(int conv);
+/* A CHARACTER(LEN=len) argument as a C string: trailing blanks dropped,
+ * NUL added; malloc'ed (NULL when out of memory). */
+char *mc_f_str_in(const char *s, int len);
+/* Copies C string src into CHARACTER(LEN=len) dst, blank-padded. */
+void mc_f_str_out(char *dst, int len, const char *src);
+/* The MPI library's definition of Fortran entry point sym (the next one
+ * after this library). Exits with a message naming sym when there is none:
+ * only a program that calls sym gets here, so its MPI library has it. */
+void *mc_f_next(const char *sym);
+/* An array of n C handles (n < 0: none), from the heap; NULL when n <= 0 or
+ * out of memory (then err is set). */
+void *mc_f_array(int n, size_t size, int *err);
+
+#endif
