@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fortran.h"
+#include "skipped.h"
 
 enum { S_IN_PLACE, S_BOTTOM, S_STATUS_IGNORE, S_STATUSES_IGNORE, S_UNWEIGHTED, S_WEIGHTS_EMPTY, S_COUNT };
 #define MANGLINGS 4
@@ -102,18 +103,32 @@ int mc_f_index_from_1(int conv)
 #endif
 }
 
-char *mc_f_str_in(const char *s, int len)
+MPI_Status *mc_f_statuses_ignore(void)
+{
+    return MPI_STATUSES_IGNORE;
+}
+
+char *mc_f_str_in(const char *s, int len, char *buf, size_t size)
 {
     if (len < 0)
         len = 0;
     while (len > 0 && s[len - 1] == ' ')
         len--;
-    char *c = malloc((size_t)len + 1);
+    char *c = (size_t)len < size ? buf : mc_malloc((size_t)len + 1);
     if (c) {
         if (len)
             memcpy(c, s, (size_t)len);
         c[len] = '\0';
     }
+    return c;
+}
+
+char *mc_f_str_buf(int len, char *buf, size_t size)
+{
+    size_t need = (size_t)(len > 0 ? len : 0) + 8192 + 1;
+    char *c = need <= size ? buf : mc_malloc(need);
+    if (c)
+        memset(c, 0, need);
     return c;
 }
 
@@ -137,11 +152,21 @@ void *mc_f_next(const char *sym)
     return f;
 }
 
+int mc_f_comm_span(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
 void *mc_f_array(int n, size_t size, int *err)
 {
     if (n <= 0)
         return NULL;
-    void *a = calloc((size_t)n, size);
+    void *a = mc_calloc((size_t)n, size);
     if (!a)
         *err = MPI_ERR_NO_MEM;
     return a;

@@ -50,10 +50,25 @@ static uint64_t geo_pow(uint64_t x, uint64_t n, uint64_t *pw)
     return g;
 }
 
+/* same_as[id]: 1 + the id that id matches as (0: itself). */
+static uint16_t same_as[MC_T_COUNT_];
+
+void mc_sig_set_same(unsigned id, unsigned as)
+{
+    if (id < MC_T_COUNT_ && as < MC_T_COUNT_ && id != as)
+        same_as[id] = (uint16_t)(as + 1);
+}
+
+static unsigned matches_as(unsigned id)
+{
+    return id < MC_T_COUNT_ && same_as[id] ? same_as[id] - 1u : id;
+}
+
 /* The value one element of basic type id adds: well mixed and never 0, so no
  * type is invisible to the hash. */
 static uint64_t elem_value(unsigned id)
 {
+    id = matches_as(id);
     uint64_t z = (uint64_t)id * 0x9E3779B97F4A7C15ULL + 0xD1B54A32D192ED03ULL;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -308,7 +323,7 @@ static int walk(const mc_sig_run *a, uint32_t na, const mc_sig_run *b, uint32_t 
         unsigned x = ca.runs[ca.i].id, y = cb.runs[cb.i].id;
         if (x == MC_T_OPAQUE || y == MC_T_OPAQUE)
             return WALK_OPAQUE;
-        if (x != y) {
+        if (matches_as(x) != matches_as(y)) {
             *ida = x;
             *idb = y;
             return WALK_MISMATCH;

@@ -67,6 +67,11 @@ enum {
 /* "MPI_INT"; "(invalid id)" for an id out of range. */
 const char *mc_sig_id_name(unsigned id);
 
+/* From now on basic type id matches as id as does (hashes and compares as
+ * it; runs and names keep id). For the Fortran types and the C types of the
+ * same kind and size (typesig.c); set before any signature is made. */
+void mc_sig_set_same(unsigned id, unsigned as);
+
 /* One run: n consecutive elements of basic type id. Fixed-width fields and an
  * explicit zero pad: runs are sent as raw bytes in envelopes. */
 typedef struct {

@@ -172,6 +172,41 @@ static void add_predef(MPI_Datatype h, int a, int b)
     HASH_ADD(hh, st.predefined, key, sizeof e->key, e);
 }
 
+/* MPI-4.0 sec. 19.3.10: "if the Fortran type INTEGER is identical to the C
+ * type int, then an MPI implementation may allow data to be sent with
+ * datatype MPI_INTEGER and be received with datatype MPI_INT". Open MPI and
+ * MPICH both do, so a Fortran basic type matches the C type of its kind
+ * and size (INTEGER and int; DOUBLE PRECISION, REAL*8 and double; ...),
+ * never one of another kind or size (MPI_INTEGER against MPI_DOUBLE,
+ * MPI_INTEGER8 against MPI_INT). The sizes are the library's. */
+static void fortran_equivalents(void)
+{
+    enum { K_INT, K_REAL, K_COMPLEX, K_CHAR };
+    static const struct { MPI_Datatype h; short id, kind; } fortran[] = {
+        { MPI_INTEGER, MC_T_INTEGER, K_INT }, { MPI_INTEGER1, MC_T_INTEGER1, K_INT },
+        { MPI_INTEGER2, MC_T_INTEGER2, K_INT }, { MPI_INTEGER4, MC_T_INTEGER4, K_INT },
+        { MPI_INTEGER8, MC_T_INTEGER8, K_INT }, { MPI_REAL, MC_T_REAL, K_REAL },
+        { MPI_DOUBLE_PRECISION, MC_T_DOUBLE_PRECISION, K_REAL }, { MPI_REAL4, MC_T_REAL4, K_REAL },
+        { MPI_REAL8, MC_T_REAL8, K_REAL }, { MPI_COMPLEX, MC_T_COMPLEX, K_COMPLEX },
+        { MPI_DOUBLE_COMPLEX, MC_T_DOUBLE_COMPLEX, K_COMPLEX }, { MPI_COMPLEX8, MC_T_COMPLEX8, K_COMPLEX },
+        { MPI_COMPLEX16, MC_T_COMPLEX16, K_COMPLEX }, { MPI_CHARACTER, MC_T_CHARACTER, K_CHAR },
+    };
+    static const struct { short kind, size, id; } c_types[] = {
+        { K_INT, 1, MC_T_SIGNED_CHAR }, { K_INT, 2, MC_T_SHORT }, { K_INT, 4, MC_T_INT },
+        { K_INT, 8, MC_T_LONG_LONG }, { K_REAL, 4, MC_T_FLOAT }, { K_REAL, 8, MC_T_DOUBLE },
+        { K_COMPLEX, 8, MC_T_C_FLOAT_COMPLEX }, { K_COMPLEX, 16, MC_T_C_DOUBLE_COMPLEX },
+        { K_CHAR, 1, MC_T_CHAR },
+    };
+    for (size_t i = 0; i < sizeof fortran / sizeof fortran[0]; i++) {
+        int size = 0;
+        if (fortran[i].h == MPI_DATATYPE_NULL || PMPI_Type_size(fortran[i].h, &size) != MPI_SUCCESS)
+            continue;       /* a library built without Fortran */
+        for (size_t j = 0; j < sizeof c_types / sizeof c_types[0]; j++)
+            if (c_types[j].kind == fortran[i].kind && c_types[j].size == size)
+                mc_sig_set_same((unsigned)fortran[i].id, (unsigned)c_types[j].id);
+    }
+}
+
 /* Under the lock. */
 static int ensure_ready(void)
 {
@@ -181,6 +216,7 @@ static int ensure_ready(void)
     if (PMPI_Initialized(&init) != MPI_SUCCESS || !init ||
         PMPI_Finalized(&fin) != MPI_SUCCESS || fin)
         return -1;
+    fortran_equivalents();
     for (size_t i = 0; i < sizeof predefs / sizeof predefs[0]; i++)
         add_predef(predefs[i].h, predefs[i].a, predefs[i].b);
 #ifdef WEAK_LB_UB
