@@ -13,7 +13,11 @@
  * callbacks (MPI_COMM_NULL_COPY_FN may be a null pointer) are passed through.
  *
  * Not covered: user reduction operations and error handler functions, whose
- * signatures carry no extra state to find the user's function from.
+ * signatures carry no extra state to find the user's function from; and
+ * callbacks a Fortran binding registers (c.fortran: MPICH's mpif.h binding
+ * calls these C functions, then marks the keyval or request Fortran, and
+ * MPICH calls the functions with Fortran's arguments: a C trampoline would
+ * misread them). They run with the guard up, their MPI calls unchecked.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,7 +97,7 @@ static keyval_block *new_block(void (*copy)(void), void (*del)(void), void *extr
         v[3].p = extra_state;                                                                 \
         mc_call_enter(&c, MC_FN_MPI_##Kind##_create_keyval, v, __builtin_return_address(0)); \
         keyval_block *b = NULL;                                                               \
-        if ((copy_fn || delete_fn) && mc_depth == 1)                                          \
+        if ((copy_fn || delete_fn) && mc_depth == 1 && !c.fortran)                            \
             b = new_block((void (*)(void))copy_fn, (void (*)(void))delete_fn, extra_state);   \
         int rc = b ? PMPI_##Kind##_create_keyval(copy_fn ? copy_##Kind : copy_fn,             \
                                                  delete_fn ? delete_##Kind : delete_fn,       \
@@ -132,7 +136,7 @@ MC_EXPORT int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function 
     v[3].p = extra_state;
     mc_call_enter(&c, MC_FN_MPI_Keyval_create, v, __builtin_return_address(0));
     keyval_block *b = NULL;
-    if ((copy_fn || delete_fn) && mc_depth == 1)
+    if ((copy_fn || delete_fn) && mc_depth == 1 && !c.fortran)
         b = new_block((void (*)(void))copy_fn, (void (*)(void))delete_fn, extra_state);
     int rc = b ? PMPI_Comm_create_keyval(copy_fn ? copy_Comm : NULL, delete_fn ? delete_Comm : NULL,
                                          keyval, b)
@@ -195,7 +199,7 @@ MC_EXPORT int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     mc_call_enter(&c, MC_FN_MPI_Grequest_start, v, __builtin_return_address(0));
     /* All three functions are required by the standard; with one missing,
      * let MPI see exactly what the user passed. */
-    grequest_block *b = query_fn && free_fn && cancel_fn ? mc_malloc(sizeof *b) : NULL;
+    grequest_block *b = query_fn && free_fn && cancel_fn && !c.fortran ? mc_malloc(sizeof *b) : NULL;
     int rc;
     if (b) {
         *b = (grequest_block){query_fn, free_fn, cancel_fn, extra_state};
