@@ -99,6 +99,7 @@ class Conv:
         self.p = p
         self.fparams, self.hidden, self.pre, self.args, self.post, self.free = [], [], [], [], [], []
         self.uses_conv = False
+        self.transient = False      # a converted array MPI may keep: MC_LANG_TRANSIENT
         self.hdr_names = hdr_names
         for d, q in zip(decls, p.params):
             self.param(d, q)
@@ -171,6 +172,7 @@ class Conv:
                 raise Unsupported("array of handles of unknown length")
             self.fparams.append(f"MPI_Fint *{n}")
             length = count[1:] if count.startswith("=") else f"(int)*{count}"
+            self.transient = True
             self.pre += [f"int n_{n} = {length};",
                          f"{base} s_{n}[MC_F_STACK];",
                          f"{base} *c_{n} = n_{n} <= MC_F_STACK ? s_{n} : mc_f_array(n_{n}, sizeof *c_{n}, &err_);",
@@ -212,7 +214,7 @@ class Conv:
             else:
                 # The C call writes up to its MPI_MAX_* bound (8192 at most),
                 # or the length the program gives (not above the variable's).
-                self.pre.append(f"char *c_{n} = mc_f_str_buf(l_{n}, s_{n}, sizeof s_{n});")
+                self.pre.append(f"char *c_{n} = mc_f_str_buf({n}, l_{n}, s_{n}, sizeof s_{n});")
                 self.post.append(f"if (rc_ == MPI_SUCCESS) mc_f_str_out({n}, l_{n}, c_{n});")
             self.pre.append(f"if (!c_{n}) err_ = MPI_ERR_NO_MEM;")
             self.args.append(f"c_{n}")
@@ -221,13 +223,14 @@ class Conv:
             raise Unsupported(f"parameter '{d}'")
 
 
-def body(p, fparams, hidden, code, uses_conv, fn_c):
+def body(p, fparams, hidden, code, uses_conv, fn_c, transient=False):
     sig = ", ".join(["int conv_", "const void *ra_"] + fparams + (["MPI_Fint *ierr_"] if "MPI_Fint *ierr_" not in fparams else []) + hidden)
     out = [f"static inline __attribute__((always_inline)) void mcf_{p.name}({sig})", "{"]
     if not uses_conv:
         out.append("    (void)conv_;")
     out += ["    mc_lang_frame fr_;",
-            f"    int raised_ = mc_lang_enter(&fr_, MC_FN_{p.name}, {fn_c}, ra_);",
+            f"    int raised_ = mc_lang_enter(&fr_, MC_FN_{p.name}, {fn_c}, ra_, "
+            f"MC_LANG_FORTRAN{' | MC_LANG_TRANSIENT' if transient else ''});",
             "    int err_ = MPI_SUCCESS, rc_ = MPI_SUCCESS;", "    (void)err_;"]
     out += ["    " + line for line in code]
     out += ["    mc_lang_leave(&fr_, raised_);", "    if (ierr_)", "        *ierr_ = (MPI_Fint)rc_;", "}"]
@@ -252,7 +255,7 @@ def converting(p, decls, hdr_names, fn_c):
     code.append("    rc_ = err_;")
     code.append("}")
     code += c.free
-    return fparams, body(p, c.fparams, c.hidden, code, True, fn_c)
+    return fparams, body(p, c.fparams, c.hidden, code, True, fn_c, c.transient)
 
 
 def fortran_arg_count(p):
@@ -288,7 +291,7 @@ def forwarding(name, p, fn_c):
             "        __atomic_store_n(&real_, r_, __ATOMIC_RELEASE);",
             "    }",
             "    mc_lang_frame fr_;",
-            f"    int raised_ = mc_lang_enter(&fr_, MC_FN_{p.name}, {fn_c}, __builtin_return_address(0));",
+            f"    int raised_ = mc_lang_enter(&fr_, MC_FN_{p.name}, {fn_c}, __builtin_return_address(0), MC_LANG_FORTRAN);",
             f"    r_({args});",
             "    mc_lang_leave(&fr_, raised_);",
             "}"]

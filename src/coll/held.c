@@ -63,7 +63,10 @@ static mc_siteset late_sites;
 
 int mc_coll_may_hold(const mc_call *c, MPI_Comm comm)
 {
+    /* A Fortran entry point's converted arrays (MPI_Ialltoallw's datatypes)
+     * are gone once it returns: the call cannot start later. */
     if (!(c->desc->flags & MC_FLAG_HELD) || c->invalid || mc_st.thread_level == MPI_THREAD_MULTIPLE
+        || (c->fortran & MC_LANG_TRANSIENT)
         || c->desc->req_out < 0 || mc_siteset_has(&late_sites, c->caller) || mc_siteset_full(&late_sites))
         return 0;
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;

@@ -88,14 +88,17 @@ static int mpi_started_unseen(void)
 
 static __thread mc_lang_frame *lang_frame __attribute__((tls_model("initial-exec")));
 
-int mc_lang_enter(mc_lang_frame *f, int fn, int fn_c, const void *caller)
+int mc_lang_enter(mc_lang_frame *f, int fn, int fn_c, const void *caller, int lang)
 {
-    if (lang_frame)
+    if (lang_frame) {
+        lang_frame->lang |= lang;
         return 0;
+    }
     f->fn = fn;
     f->fn_c = fn_c;
     f->caller = caller;
     f->used = 0;
+    f->lang = lang;
     lang_frame = f;
     return 1;
 }
@@ -114,7 +117,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     if (__builtin_expect(lf != NULL, 0) && mc_depth == 1 && !lf->used && (fn == lf->fn || fn == lf->fn_c)) {
         lf->used = 1;
         caller = lf->caller;
-        c->fortran = 1;
+        c->fortran = lf->lang;
     }
     c->outer = mc_cur_call;
     c->seq = ++mc_call_seq;

@@ -53,10 +53,12 @@ typedef struct {
     int fn, fn_c;
     const void *caller;
     int used;
+    int lang;       /* MC_LANG_* bits for the call */
 } mc_lang_frame;
 
-/* Raises f unless a frame is up already; returns whether it did. */
-int mc_lang_enter(mc_lang_frame *f, int fn, int fn_c, const void *caller);
+/* Raises f unless a frame is up already; returns whether it did. lang:
+ * MC_LANG_* bits, added to the frame that is up. */
+int mc_lang_enter(mc_lang_frame *f, int fn, int fn_c, const void *caller, int lang);
 /* Lowers f if mc_lang_enter raised it. */
 void mc_lang_leave(mc_lang_frame *f, int raised);
 

@@ -112,6 +112,10 @@ char *mc_f_str_in(const char *s, int len, char *buf, size_t size)
 {
     if (len < 0)
         len = 0;
+    while (len > 0 && s[0] == ' ') {
+        s++;
+        len--;
+    }
     while (len > 0 && s[len - 1] == ' ')
         len--;
     char *c = (size_t)len < size ? buf : mc_malloc((size_t)len + 1);
@@ -123,12 +127,15 @@ char *mc_f_str_in(const char *s, int len, char *buf, size_t size)
     return c;
 }
 
-char *mc_f_str_buf(int len, char *buf, size_t size)
+char *mc_f_str_buf(const char *f, int len, char *buf, size_t size)
 {
-    size_t need = (size_t)(len > 0 ? len : 0) + 8192 + 1;
+    size_t n = (size_t)(len > 0 ? len : 0), need = n + 8192 + 1;
     char *c = need <= size ? buf : mc_malloc(need);
-    if (c)
+    if (c) {
         memset(c, 0, need);
+        if (n)
+            memcpy(c, f, n);
+    }
     return c;
 }
 

@@ -38,14 +38,16 @@ int mc_f_index_from_1(int conv);
 #define MC_F_STACK 16
 #define MC_F_STRING_STACK 16384
 
-/* A CHARACTER(LEN=len) argument as a C string: trailing blanks dropped,
- * NUL added; in buf when it fits, else malloc'ed (NULL when out of
+/* A CHARACTER(LEN=len) argument as a C string: leading and trailing
+ * blanks dropped (as both libraries' bindings do), NUL added; in buf when it fits, else malloc'ed (NULL when out of
  * memory). */
 char *mc_f_str_in(const char *s, int len, char *buf, size_t size);
-/* A zeroed buffer for a C string output of a CHARACTER(LEN=len) argument:
- * room for len characters or MPI's longest name (8192), and the NUL; buf
- * when it fits, else malloc'ed (NULL when out of memory). */
-char *mc_f_str_buf(int len, char *buf, size_t size);
+/* A buffer for a C string output of CHARACTER(LEN=len) argument f: room
+ * for len characters or MPI's longest name (8192), and the NUL; buf when it
+ * fits, else malloc'ed (NULL when out of memory). It starts as f's
+ * characters, so copying it back (mc_f_str_out) leaves f as it was when MPI
+ * wrote nothing (MPI_Info_get of a missing key). */
+char *mc_f_str_buf(const char *f, int len, char *buf, size_t size);
 /* Copies C string src into CHARACTER(LEN=len) dst, blank-padded. */
 void mc_f_str_out(char *dst, int len, const char *src);
 /* The MPI library's definition of Fortran entry point sym (the next one

@@ -69,8 +69,13 @@ typedef struct {
     const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
     uint64_t seq;               /* this thread's count of calls at its enter: tells apart calls that
                                  * share a stack address */
-    int fortran;                /* made through a Fortran entry point (src/fortran/): named MPI_SEND */
+    int fortran;                /* MC_LANG_* bits: made through a Fortran entry point (src/fortran/) */
 } mc_call;
+
+/* mc_call.fortran: the call came from Fortran (reports name it MPI_SEND);
+ * some of its arguments are the entry point's converted copies, valid
+ * only during the call (the checker must not keep them). */
+enum { MC_LANG_FORTRAN = 1, MC_LANG_TRANSIENT = 2 };
 
 /* A held nonblocking collective's real call, made later from the call's
  * saved values (generated per function: wrappers/gen_wrappers.py). */

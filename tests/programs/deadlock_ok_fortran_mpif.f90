@@ -5,8 +5,10 @@
 ! indices of MPI_Waitsome and MPI_Testany, MPI_STATUSES_IGNORE, a struct
 ! datatype of absolute addresses sent from MPI_BOTTOM, a Cartesian
 ! communicator (LOGICAL periods), groups (MPI_Group_range_incl's ranges),
-! MPI_IN_PLACE at a reduction's root, info strings in and out,
-! MPI_Get_processor_name. Each result is checked by the program (STOP):
+! MPI_IN_PLACE at a reduction's root, info strings in and out (blanks
+! around a key dropped; a value left as it was when the key is missing),
+! MPI_Get_processor_name, and MPI_Ialltoallw (its converted datatype
+! arrays live only during the call: the checker must start it at once). Each result is checked by the program (STOP):
 ! no finding, and what MPI returns is unchanged under the checker.
 program ok_mpif
   implicit none
@@ -15,6 +17,7 @@ program ok_mpif
   integer :: sbuf, rbuf(2), inds(2), reqs(2), stats(MPI_STATUS_SIZE, 2)
   integer :: cart, dims(1), coords(1), src, dst, world_group, even_group, even_comm
   integer :: ranges(3, 1), stype, blens(2), types(2), info, a, b, r(2)
+  integer :: wsend(4), wrecv(4), wcounts(4), wdispls(4), wtypes(4), wreq
   integer(kind=MPI_ADDRESS_KIND) :: disps(2)
   logical :: periods(1), flag
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
@@ -112,11 +115,30 @@ program ok_mpif
   call MPI_INFO_SET(info, "color  ", "blue   ", ierr)
   call MPI_INFO_GET(info, "color", 32, value, flag, ierr)
   if (.not. flag .or. value /= "blue") stop 9
+  call MPI_INFO_SET(info, "  spaced ", "x", ierr)
+  call MPI_INFO_GET(info, "spaced", 32, value, flag, ierr)
+  if (.not. flag .or. value /= "x") stop 12
+  value = "keep"
+  call MPI_INFO_GET(info, "missing", 32, value, flag, ierr)
+  if (flag .or. value /= "keep") stop 13
   call MPI_INFO_GET_NKEYS(info, nkeys, ierr)
-  if (nkeys /= 1) stop 10
+  if (nkeys /= 2) stop 10
   call MPI_INFO_FREE(info, ierr)
   call MPI_GET_PROCESSOR_NAME(host, rlen, ierr)
   if (rlen < 1 .or. len_trim(host) /= rlen) stop 11
+
+  do i = 1, nprocs
+    wsend(i) = 100 * rank + i - 1
+    wcounts(i) = 1
+    wdispls(i) = 4 * (i - 1)
+    wtypes(i) = MPI_INTEGER
+  end do
+  call MPI_IALLTOALLW(wsend, wcounts, wdispls, wtypes, wrecv, wcounts, wdispls, wtypes, &
+                      MPI_COMM_WORLD, wreq, ierr)
+  call MPI_WAIT(wreq, MPI_STATUS_IGNORE, ierr)
+  do i = 1, nprocs
+    if (wrecv(i) /= 100 * (i - 1) + rank) stop 14
+  end do
 
   call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   call MPI_FINALIZE(ierr)
