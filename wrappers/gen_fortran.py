@@ -29,7 +29,6 @@ unseen, as before (wrappers/README.md lists what that leaves out).
 Output (into --out-dir): mc_fortran.c, mc_fortran.txt (what was made).
 Standard library only.
 """
-import argparse
 import os
 import re
 import sys
@@ -307,19 +306,10 @@ def param_names(fparams):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--protos", required=True)
-    ap.add_argument("--header", required=True, help="preprocessed mpi.h")
-    ap.add_argument("--exports", help="MPI_ symbols the MPI library exports, one per line")
-    ap.add_argument("--out-dir", required=True)
-    a = ap.parse_args()
-    try:
-        protos = gw.parse_protos(a.protos)
-    except gw.ProtoError as e:
-        print(f"gen_fortran: {e}", file=sys.stderr)
+    inputs = gw.load_inputs(__doc__, "gen_fortran")
+    if inputs is None:
         return 1
-    decls = gw.parse_header(a.header)
-    exports = gw.read_exports(a.exports)
+    a, protos, decls, exports = inputs
     names = {p.name for p in protos}
     ompi, mpich = [], []
     made = []
@@ -373,16 +363,8 @@ def main():
         ompi.append("")
         mpich.append("")
     text = head + bodies + ["#if defined(OPEN_MPI)"] + ompi + ["#elif defined(MPICH_VERSION)"] + mpich + ["#endif", ""]
-    os.makedirs(a.out_dir, exist_ok=True)
-    for name, content in (("mc_fortran.c", "\n".join(text)), ("mc_fortran.txt", "\n".join(made) + "\n")):
-        path = os.path.join(a.out_dir, name)
-        if os.path.exists(path):
-            with open(path) as f:
-                if f.read() == content:
-                    continue
-        with open(path + ".tmp", "w") as f:
-            f.write(content)
-        os.replace(path + ".tmp", path)
+    gw.write_if_changed(a.out_dir, "mc_fortran.c", "\n".join(text))
+    gw.write_if_changed(a.out_dir, "mc_fortran.txt", "\n".join(made) + "\n")
     return 0
 
 
