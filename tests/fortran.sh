@@ -3,7 +3,8 @@
 # which calls MPI with a Fortran handle. Each call is checked once, under the
 # name and at the line its own language wrote: exactly two resource-leak
 # findings, MPI_COMM_DUP at mixed_main.f90 and MPI_Comm_dup at mixed_c.c,
-# and no type-mismatch for MPI_INTEGER sent and MPI_INT received. The Fortran
+# and no type-mismatch for MPI_INTEGER sent and MPI_INT received. A hang
+# and an early exit name their Fortran calls too. The Fortran
 # programs of tests/programs/ cover the rest (tests/programs.sh).
 set -u
 src=${top_srcdir:?}; b=${top_builddir:?}; flavor=${MPI_FLAVOR:?}; mpicc=${MPICC:?}
@@ -57,5 +58,24 @@ then
 else
     bad "the mixed program's report (above) is not the two leaks, each once and in its language"
 fi
+# The launcher's hang report and a rank-exit finding name Fortran calls as
+# Fortran does (their names come from the ranks' boards).
+for prog in hang_fence exit_early; do
+    if ! (cd "$tmp" && $mpifort -g -O0 -o "$prog" "$src/tests/fortran/$prog.f90") 2> "$tmp/err"; then
+        bad "build tests/fortran/$prog.f90"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    timeout -k 5 120 "$b/src/mpicheck" --timeout=1 -- $over -np 2 "$tmp/$prog" > "$tmp/out" 2> "$tmp/err"
+    case $prog in
+        hang_fence) want='^mpicheck:   the job hung: .*rank 0[^;]* in MPI_WIN_FENCE [(]hang_fence[.]f90:14[)].*rank 1[^;]* in MPI_RECV [(]hang_fence[.]f90:17[)]' ;;
+        exit_early) want='^mpicheck:   rank 1 ended without calling MPI_Finalize .*its last MPI call was MPI_BARRIER at exit_early[.]f90:9' ;;
+    esac
+    if grep -q "$want" "$tmp/err"; then
+        ok "$prog: the report names its Fortran calls as Fortran does, at their lines"
+    else
+        bad "$prog: no line matching $want"
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

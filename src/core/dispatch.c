@@ -138,8 +138,9 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->held = NULL;
     /* Several threads may be in MPI at once: the last one to enter wins. */
     __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);
+    __atomic_store_n(&mc_st.last_fortran, c->fortran & MC_LANG_FORTRAN, __ATOMIC_RELAXED);
     __atomic_store_n(&mc_st.last_caller, caller, __ATOMIC_RELAXED);
-    mc_board_enter(fn);     /* the launcher's view of where this thread is (hangs) */
+    mc_board_enter(fn, c->fortran & MC_LANG_FORTRAN);  /* the launcher's view of this thread (hangs) */
     if (fn == MC_FN_MPI_Abort)
         mc_st.aborting = 1;
     if (mc_st.phase == MC_PHASE_PREINIT && !(c->desc->flags & MC_FLAG_PREINIT) && !mc_st.sessions

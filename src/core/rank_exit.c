@@ -69,10 +69,15 @@ static void report(const char *how)
         mc_stack_resolve(&pc, 1, &fr);
         const char *base = fr.file ? strrchr(fr.file, '/') : NULL;
         base = base ? base + 1 : fr.file;
+        char name[64];
+        snprintf(name, sizeof name, "%s", mc_fn_table[last_fn].name);
+        mc_call_text named = {.call = name};
+        if (__atomic_load_n(&mc_st.last_fortran, __ATOMIC_RELAXED))
+            mc_call_text_fortran_name(&named);      /* the program wrote MPI_RECV */
         if (base)
-            snprintf(last, sizeof last, "%s at %s:%d", mc_fn_table[last_fn].name, base, fr.line);
+            snprintf(last, sizeof last, "%s at %s:%d", name, base, fr.line);
         else
-            snprintf(last, sizeof last, "%s", mc_fn_table[last_fn].name);
+            snprintf(last, sizeof last, "%s", name);
         mc_frames_free(&fr, 1);
     }
     /* Who waits for this rank (their wait boards). A peer may be a moment

@@ -114,6 +114,8 @@ static void fill_call(mc_call_text *ct, const mc_hang_board *hb, const mc_board_
     snprintf(ct->job, sizeof ct->job, "%s", b->job);
     const char *name = s->fn >= 0 ? mc_hang_fn_name(b, hb->maplen, s->fn) : outside;
     ct->call = mc_strdup(name ? name : "(an MPI call)");
+    if (s->fn >= 0 && name && __atomic_load_n(&s->fortran, __ATOMIC_RELAXED))
+        mc_call_text_fortran_name(ct);
     if (__atomic_load_n(&s->answered, __ATOMIC_ACQUIRE) != req)
         return;
     parse_args(ct, s->args, sizeof s->args);

@@ -45,7 +45,7 @@ typedef struct {
     int32_t used;           /* 1 while a thread of the program owns the slot */
     int32_t tid;            /* its kernel thread id (the dump signal goes there) */
     int32_t fn;             /* the MPI call it is in (mc_fn_table index), or MC_BOARD_OUTSIDE/USER_CODE */
-    int32_t pad_;
+    int32_t fortran;        /* 1: that call came from Fortran (the report names it MPI_RECV) */
     uint64_t entries;       /* MPI calls it entered: moves with every call, the progress the launcher sees */
     /* The answer to a dump request (below), written by the thread itself
      * from the dump signal's handler: the raw return addresses of its

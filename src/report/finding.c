@@ -3,6 +3,7 @@
  * freeing of a finding. No MPI, no JSON: linked into both the library and the
  * launcher.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,12 @@ static int runtime_entry(const char *function)
 {
     return function && (strncmp(function, "__libc_start", 12) == 0 || strcmp(function, "_start") == 0
                         || strcmp(function, "libc_start_main") == 0);
+}
+
+void mc_call_text_fortran_name(mc_call_text *c)
+{
+    for (char *q = c ? c->call : NULL; q && *q; q++)
+        *q = (char)toupper((unsigned char)*q);
 }
 
 const mc_frame *mc_call_site(const mc_call_text *c)

@@ -104,6 +104,9 @@ void mc_finding_clear(mc_finding *f);
  * program built without debug information misled). NULL when no frame in
  * between has a source file. */
 const mc_frame *mc_call_site(const mc_call_text *c);
+/* Renames c's call as the Fortran bindings spell it (MPI_Send -> MPI_SEND):
+ * for a call the program made from Fortran. */
+void mc_call_text_fortran_name(mc_call_text *c);
 /* The same as "file:line" with the file's base name, into buf; "" when
  * mc_call_site is NULL. Returns buf. */
 char *mc_call_site_text(const mc_call_text *c, char *buf, size_t len);

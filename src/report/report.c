@@ -6,7 +6,6 @@
  * for the text block (so ranks' lines do not interleave) and a flushed line
  * in the part file (so an abort or crash right after cannot lose them).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -182,13 +181,6 @@ static int launcher_prints(void)
         known = part_dir && access(path, F_OK) == 0;
     }
     return known;
-}
-
-void mc_call_text_fortran_name(mc_call_text *ct)
-{
-    /* Named as the standard's Fortran bindings spell it. */
-    for (char *q = ct->call; q && *q; q++)
-        *q = (char)toupper((unsigned char)*q);
 }
 
 static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *vals, int nvals,

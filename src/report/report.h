@@ -101,9 +101,6 @@ void mc_report_fill_call(mc_call_text *ct, const mc_call *c);
 void mc_report_fill_call_args(mc_call_text *ct, const mc_call *c);
 /* The same for a call made earlier: function fn with arguments vals (in its
  * parameter order) at the return addresses pcs. */
-/* Renames ct's call as the Fortran bindings spell it (MPI_Send -> MPI_SEND):
- * for a call the program made from Fortran. */
-void mc_call_text_fortran_name(mc_call_text *ct);
 void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
                               const uintptr_t *pcs, size_t npcs);
 /* How many repeated findings were not reported again on this rank. */

@@ -53,12 +53,14 @@ static inline mc_board_thread *mc_board_my_slot(void)
     return s;
 }
 
-/* fn: the call entered; on leave, the call the thread is back in (the
- * outer one when calls nest through a callback) or MC_BOARD_OUTSIDE. */
-static inline void mc_board_enter(int fn)
+/* fn: the call entered (fortran: made from Fortran); on leave, the call
+ * the thread is back in (the outer one when calls nest through a callback)
+ * or MC_BOARD_OUTSIDE. */
+static inline void mc_board_enter(int fn, int fortran)
 {
     mc_board_thread *s = mc_board_my_slot();
     if (s) {
+        __atomic_store_n(&s->fortran, fortran, __ATOMIC_RELAXED);
         __atomic_store_n(&s->fn, fn, __ATOMIC_RELAXED);
         __atomic_store_n(&s->entries, s->entries + 1, __ATOMIC_RELAXED);
     }

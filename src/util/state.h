@@ -40,6 +40,7 @@ typedef struct {
     int windows;            /* RMA windows alive: other ranks' one-sided calls may need this rank's progress */
     int aborting;           /* MPI_Abort was called (by the program or the checker) */
     int last_fn;            /* the last MPI call this process made (-1: none) ... */
+    int last_fortran;       /* ... made from Fortran ... */
     const void *last_caller;    /* ... and where from */
     int spawned;            /* started by MPI_Comm_spawn: world ranks repeat the parents' */
     char job[48];           /* its job's label in reports: "" in the job mpicheck started,
