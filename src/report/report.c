@@ -215,13 +215,7 @@ static void fill_from_call(mc_call_text *ct, const mc_call *c)
         pcs[0] = (uintptr_t)c->caller;
         n = 1;
     }
-    /* A finding made deeper inside the call (an error handler MPI runs):
-     * the frames before the program's call site are MPI's own. */
-    size_t from = 0;
-    while (c->caller && from < n && pcs[from] != (uintptr_t)c->caller)
-        from++;
-    if (from == n)
-        from = 0;
+    size_t from = mc_stack_site_index(pcs, n, (uintptr_t)c->caller);
     fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, pcs + from, n - from);
     mc_stack_prepend_python(&ct->stack, &ct->nframes);     /* an mpi4py program's script lines */
 }
@@ -240,16 +234,10 @@ void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack)
         memcpy(o->vals, c->vals, (size_t)o->nvals * sizeof(mc_value));
     o->npcs = 0;
     if (full_stack) {
-        o->npcs = (int)mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
-        /* Frames before the program's call site are MPI's own (a Fortran
-         * binding between the program and the wrapper, an error handler). */
-        int from = 0;
-        while (c->caller && from < o->npcs && o->pcs[from] != (uintptr_t)c->caller)
-            from++;
-        if (from > 0 && from < o->npcs) {
-            memmove(o->pcs, o->pcs + from, (size_t)(o->npcs - from) * sizeof o->pcs[0]);
-            o->npcs -= from;
-        }
+        size_t n = mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
+        size_t from = mc_stack_site_index(o->pcs, n, (uintptr_t)c->caller);
+        memmove(o->pcs, o->pcs + from, (n - from) * sizeof o->pcs[0]);
+        o->npcs = (int)(n - from);
     }
     if (o->npcs == 0 && c->caller) {
         o->pcs[0] = (uintptr_t)c->caller;

@@ -136,6 +136,14 @@ __attribute__((noinline)) size_t mc_stack_capture(uintptr_t *pcs, size_t max)
     return n;
 }
 
+size_t mc_stack_site_index(const uintptr_t *pcs, size_t n, uintptr_t caller)
+{
+    for (size_t i = 0; caller && i < n; i++)
+        if (pcs[i] == caller)
+            return i;
+    return 0;
+}
+
 /* noinline for the same reason. The stack of a signal handler that
  * interrupted a wrapper: [handler and ours] [the signal frame, MPI's own
  * frames] [the wrapper] [the program]. Only the program's frames are

@@ -20,6 +20,12 @@
  * to be called from a wrapper; never calls MPI. */
 size_t mc_stack_capture(uintptr_t *pcs, size_t max);
 
+/* Where the program's call site (the wrapper's return address caller)
+ * is in a captured stack: the frames before it are MPI's own (a Fortran
+ * binding between the program and the wrapper, an error handler MPI runs).
+ * 0 when caller is 0 or not among the n frames. */
+size_t mc_stack_site_index(const uintptr_t *pcs, size_t n, uintptr_t caller);
+
 /* The same from a signal handler that interrupted this thread inside an
  * MPI call (in_mpi): only the program's frames (outward of the wrapper),
  * none of the handler's, the signal frame's or MPI's; outside one, every
