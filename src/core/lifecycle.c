@@ -17,6 +17,8 @@
 #include "stack.h"
 #include "typesig.h"
 #include "lifecycle.h"
+#include "relay_wire.h"
+#include "wait_board.h"
 #include "checks.h"
 #include "inter.h"
 #include "modules.h"
@@ -132,6 +134,7 @@ void mc_report_settings_push(void)
         .color = mc_config_use_color(&mc_st.cfg, isatty(STDERR_FILENO), getenv("NO_COLOR")),
         .mode = mc_st.cfg.mode, .timeout_s = mc_st.cfg.timeout_s, .error_exitcode = mc_st.cfg.error_exitcode,
         .checks = mc_st.cfg.checks, .suppressions = mc_st.cfg.suppressions,
+        .collector = mc_st.under_launcher ? getenv(MC_RELAY_ENV) : NULL,
     };
     mc_report_configure(&r);
 }
@@ -280,8 +283,10 @@ void mc_runtime_after_init(int provided)
     mc_board_open(mc_st.job, mc_st.world_size);     /* when the rank was not known at MPI_Init's entry */
     mc_board_state(MC_BOARD_RUNNING);
     mc_board_one_caller(provided != MPI_THREAD_MULTIPLE);
+    mc_board_relay_start();     /* a rank on another node than the launcher's: its waits go there */
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
+    mc_report_process_line();   /* where it runs: reports of a job across nodes name hosts */
     /* A deadlock is proven only while no thread of the program could
      * still make the releasing call (runtime/deadlock_answer.c), and the
      * strict-mode wait for receives is off under MPI_THREAD_MULTIPLE

@@ -127,6 +127,7 @@ static void on_exit_check(void)
     mc_board_state(MC_BOARD_EXITED);
     if (ending_badly() && !finalized_unseen())
         report("ended without calling MPI_Finalize (exit(), or a return from main)");
+    mc_board_remove_relayed();
 }
 
 static void on_fatal_signal(int sig)
@@ -141,6 +142,7 @@ static void on_fatal_signal(int sig)
         snprintf(how, sizeof how, "was killed by signal %d (%s)", sig, strsignal(sig));
         report(how);
     }
+    mc_board_remove_relayed();
     raise(sig);
 }
 

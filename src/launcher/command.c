@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* POSIX/GNU calls (strndup, realpath...) even under -std=c11 */
 #endif
 #include "command.h"
+#include "relay_wire.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,7 +272,8 @@ int mc_build_command(const mc_command_spec *spec, mc_command *cmd)
         add_env(cmd, &envcap, "MPICHECK_CHECK_BUFFERS", cfg->check_buffers ? "yes" : "no") ||
         add_env(cmd, &envcap, "MPICHECK_COLOR", spec->color ? "1" : "0") ||
         (cfg->checks && add_env(cmd, &envcap, "MPICHECK_CHECKS", cfg->checks)) ||
-        (cfg->suppressions && add_env(cmd, &envcap, "MPICHECK_SUPPRESSIONS", cfg->suppressions)))
+        (cfg->suppressions && add_env(cmd, &envcap, "MPICHECK_SUPPRESSIONS", cfg->suppressions)) ||
+        (spec->collector && add_env(cmd, &envcap, MC_RELAY_ENV, spec->collector)))
         goto fail;
 
     for (size_t i = 0; spec->launcher[i] != NULL; i++)

@@ -55,6 +55,7 @@ typedef struct {
     const mc_config *cfg;
     int color;                  /* MPICHECK_COLOR for the ranks */
     char *const *envp;          /* to forward MPICHECK_INTERNAL_* with -x */
+    const char *collector;      /* where ranks of other nodes send their parts (collect.h), or NULL */
 } mc_command_spec;
 
 /* Builds the command line and environment changes (see docs/usage.md):

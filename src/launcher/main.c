@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "collect.h"
 #include "command.h"
 #include "config.h"
 #include "detect.h"
@@ -419,10 +420,13 @@ int main(int argc, char **argv)
     /* --color (or MPICHECK_COLOR); auto: when a person sees our stderr. */
     int color = mc_config_use_color(&a.cfg, isatty(STDERR_FILENO), getenv("NO_COLOR"));
 
+    /* Ranks on nodes that do not see dir send their parts here. */
+    char collector[1536];
+    int collecting = mc_collect_start(dir, collector, sizeof collector) == 0;
     mc_command_spec spec = {
         .launcher = words, .launcher_kind = kind, .rest = a.rest, .nrest = a.nrest,
         .library = lib, .old_preload = getenv("LD_PRELOAD"), .dir = dir,
-        .cfg = &a.cfg, .color = color, .envp = environ,
+        .cfg = &a.cfg, .color = color, .envp = environ, .collector = collecting ? collector : NULL,
     };
     mc_command cmd;
     if (mc_build_command(&spec, &cmd) != 0) {
@@ -435,6 +439,7 @@ int main(int argc, char **argv)
     mc_live_start(dir, &live);
     mc_hang_watch_start(dir, mc_config_hang_timeout(&a.cfg), a.cfg.abort_on_deadlock, color, mc_run_stop_job);
     int started = mc_run_job(&cmd, &wstatus) == 0;
+    mc_collect_finish();
     mc_hang_watch_stop();
     mc_live_stop();
     mc_command_clear(&cmd);

@@ -91,4 +91,17 @@ typedef struct {
     mc_board_thread threads[MC_BOARD_THREADS];
 } mc_board_page;
 
+/* Whether wait w waits for world rank dead (a rank that ended). */
+static inline int mc_board_waits_for(const mc_board_wait *w, int dead)
+{
+    if (!w->waiting)
+        return 0;
+    if (w->all)
+        return 1;
+    for (int i = 0; i < w->nranks && i < MC_BOARD_RANKS; i++)
+        if (w->ranks[i] == dead)
+            return 1;
+    return 0;
+}
+
 #endif

@@ -80,6 +80,7 @@ typedef struct {
     int tid;            /* the calling thread's id (gettid), when its rank runs several threads
                          * of the program; 0: not named */
     char thread_name[16];   /* its name (pthread_setname_np), "" when unset */
+    char host[64];      /* its host, in a job that ran on several; "" otherwise */
 } mc_call_text;
 
 typedef struct {

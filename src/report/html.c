@@ -103,6 +103,10 @@ static void put_call(FILE *m, const mc_call_text *c)
         fputs(" of ", m);
         esc(m, c->job);
     }
+    if (c->host[0]) {
+        fputs(" on ", m);
+        esc(m, c->host);
+    }
     if (c->tid > 0)
         fprintf(m, ", thread %d", c->tid);
     fputs("</b>: <code>", m);

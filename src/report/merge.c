@@ -221,6 +221,55 @@ static int add_skipped(mc_report_doc *doc, const json_t *list)
     return 0;
 }
 
+/* A "process" line: where the process ran. */
+static int add_process(mc_report_doc *doc, const json_t *o)
+{
+    const json_t *rank = json_object_get(o, "rank"), *host = json_object_get(o, "host");
+    const char *job = json_string_value(json_object_get(o, "job"));
+    if (!json_is_integer(rank) || !json_is_string(host))
+        return -1;
+    if ((doc->nhosts & (doc->nhosts - 1)) == 0) {   /* 0, 1, 2, 4, ...: full */
+        mc_process_host *grown = mc_realloc(doc->hosts, (doc->nhosts ? 2 * doc->nhosts : 1) * sizeof *grown);
+        if (!grown)
+            return -2;
+        doc->hosts = grown;
+    }
+    mc_process_host *h = &doc->hosts[doc->nhosts++];
+    h->rank = (int)json_integer_value(rank);
+    snprintf(h->job, sizeof h->job, "%s", job ? job : "");
+    snprintf(h->host, sizeof h->host, "%s", json_string_value(host));
+    if (doc->host_names == 0)
+        doc->host_names = 1;
+    else if (doc->host_names == 1 && strcmp(doc->hosts[0].host, h->host) != 0)
+        doc->host_names = 2;
+    return 0;
+}
+
+static const char *host_of(const mc_report_doc *doc, const mc_call_text *c)
+{
+    /* Processes of the first job are usually in rank order. */
+    if (c->rank >= 0 && (size_t)c->rank < doc->nhosts && doc->hosts[c->rank].rank == c->rank
+        && strcmp(doc->hosts[c->rank].job, c->job) == 0)
+        return doc->hosts[c->rank].host;
+    for (size_t i = 0; i < doc->nhosts; i++)
+        if (doc->hosts[i].rank == c->rank && strcmp(doc->hosts[i].job, c->job) == 0)
+            return doc->hosts[i].host;
+    return NULL;
+}
+
+void mc_report_doc_name_hosts(mc_report_doc *doc)
+{
+    if (doc->host_names < 2)
+        return;
+    for (size_t i = 0; i < doc->nfindings; i++)
+        for (size_t k = 0; k < doc->findings[i].ncalls; k++) {
+            mc_call_text *c = &doc->findings[i].calls[k];
+            const char *h = c->host[0] || c->rank < 0 ? NULL : host_of(doc, c);
+            if (h)
+                snprintf(c->host, sizeof c->host, "%s", h);
+        }
+}
+
 /* Returns 0, -1 for a malformed line, -2 when out of memory. */
 static int merge_line(merger *m, const char *line, size_t len)
 {
@@ -234,6 +283,8 @@ static int merge_line(merger *m, const char *line, size_t len)
         mc_finding f;
         if (mc_finding_from_json(o, &f) == 0)
             rc = add_finding(m, &f) ? (mc_finding_clear(&f), -2) : 0;
+    } else if (strcmp(kind, "process") == 0) {
+        rc = add_process(m->doc, o);
     } else if (strcmp(kind, "done") == 0) {
         m->doc->ndone++;
         rc = add_skipped(m->doc, json_object_get(o, "skipped"));
@@ -432,6 +483,7 @@ int mc_report_merge_dir(const char *dir, mc_report_doc *doc)
     free(m.slots);
     if (!doc->saw_job_line)
         doc->job.nprocs = -1; /* no rank reached MPI_Init */
+    mc_report_doc_name_hosts(doc);
     if (rc)
         errno = ENOMEM;
     return rc;
@@ -496,5 +548,6 @@ void mc_report_doc_clear(mc_report_doc *doc)
         free(doc->skipped[i].what);
     }
     free(doc->skipped);
+    free(doc->hosts);
     memset(doc, 0, sizeof *doc);
 }

@@ -124,6 +124,10 @@ static json_t *call_to_json(const mc_call_text *c)
         json_decref(o);
         o = NULL;
     }
+    if (o && c->host[0] && json_object_set_new(o, "host", mc_json_str(c->host))) {
+        json_decref(o);
+        o = NULL;
+    }
     if (o && c->tid > 0
         && json_object_set_new(o, "thread", json_pack("{s:i, s:o}", "id", c->tid, "name",
                                                         mc_json_str(c->thread_name[0] ? c->thread_name : NULL)))) {
@@ -282,6 +286,21 @@ int mc_part_write_job(FILE *part, const mc_job_info *job)
     return write_line(part, o);
 }
 
+int mc_part_write_process(FILE *part, int rank, const char *job, const char *host, long pid)
+{
+    if (part == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    json_t *o = kind_object("process");
+    if (o && (json_object_set_new(o, "rank", json_integer(rank)) || json_object_set_new(o, "job", mc_json_str(job))
+              || json_object_set_new(o, "host", mc_json_str(host)) || json_object_set_new(o, "pid", json_integer(pid)))) {
+        json_decref(o);
+        o = NULL;
+    }
+    return write_line(part, o);
+}
+
 /* ---- reading (strict about types: a line of the wrong shape is malformed,
  * but members that are missing or null take their "unknown" value) ---- */
 
@@ -369,6 +388,9 @@ static int call_from_json(const json_t *o, mc_call_text *c)
     const json_t *job = json_object_get(o, "job");
     if (json_is_string(job))
         snprintf(c->job, sizeof c->job, "%s", json_string_value(job));
+    const json_t *host = json_object_get(o, "host");
+    if (json_is_string(host))
+        snprintf(c->host, sizeof c->host, "%s", json_string_value(host));
     const json_t *thread = json_object_get(o, "thread");
     if (json_is_object(thread)) {
         json_int_t id = json_integer_value(json_object_get(thread, "id"));

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "filter.h"
 #include "writers.h"
+#include "report_internal.h"
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -80,8 +81,6 @@ unsigned long mc_report_repeats(void)
 
 /* The run as core last described it, and what report keeps of its own. */
 static mc_report_settings run = {.world_rank = -1, .world_size = -1};
-static char *part_dir;              /* run.part_dir, copied; NULL after a failed open */
-static FILE *part;                  /* this rank's part file, opened on first use */
 static int errors, warnings;        /* findings reported, guarded by report_lock */
 static int aborting;
 
@@ -108,15 +107,11 @@ void mc_report_configure(const mc_report_settings *s)
 {
     pthread_mutex_lock(&report_lock);
     make_filter(s);
-    int same_dir = (!s->part_dir && !run.part_dir)
-                   || (s->part_dir && run.part_dir && strcmp(s->part_dir, run.part_dir) == 0);
     run = *s;
-    if (!same_dir) {
-        free(part_dir);
-        part_dir = s->part_dir ? mc_strdup(s->part_dir) : NULL;
-    }
-    run.part_dir = part_dir;
+    run.part_dir = NULL;    /* part_out.c keeps its own copy */
+    run.collector = NULL;
     pthread_mutex_unlock(&report_lock);
+    mc_part_out_configure(s);
 }
 
 void mc_report_counts(int *e, int *w)
@@ -127,60 +122,9 @@ void mc_report_counts(int *e, int *w)
     pthread_mutex_unlock(&report_lock);
 }
 
-void mc_report_flush(void)
-{
-    /* No lock: called from a signal handler too (rank_exit.c), where the
-     * lock may be held by the interrupted code. */
-    if (part)
-        fflush(part);
-}
-
 int mc_report_aborting(void)
 {
     return __atomic_load_n(&aborting, __ATOMIC_RELAXED);
-}
-
-/* The part file of this rank, opened on first use (even before MPI_Init,
- * when the rank is known from the launcher's environment). */
-static FILE *part_file(void)
-{
-    if (part || !part_dir)
-        return part;
-    char path[4096];
-    if (run.world_rank >= 0 && run.spawned)
-        /* Own file per process: spawned processes' world ranks repeat their
-         * parents', and two writers appending long lines to one file could
-         * interleave them. */
-        snprintf(path, sizeof path, "%s/rank-%d.spawn%ld.jsonl", part_dir,
-                 run.world_rank, (long)getpid());
-    else if (run.world_rank >= 0)
-        snprintf(path, sizeof path, "%s/rank-%d.jsonl", part_dir, run.world_rank);
-    else
-        snprintf(path, sizeof path, "%s/rank-pid%ld.jsonl", part_dir, (long)getpid());
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        fprintf(stderr, "mpicheck: cannot write the report part %s: %s\n", path, strerror(errno));
-        free(part_dir);
-        part_dir = NULL;
-        run.part_dir = NULL;
-        return NULL;
-    }
-    part = fdopen(fd, "a");
-    return part;
-}
-
-/* Whether the launcher's terminal report reads this rank's part directory:
- * its marker is there (a rank on a node that does not share the directory
- * does not see it, and prints its own findings). Asked once. */
-static int launcher_prints(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/" MC_LIVE_MARKER, part_dir ? part_dir : "");
-        known = part_dir && access(path, F_OK) == 0;
-    }
-    return known;
 }
 
 static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *vals, int nvals,
@@ -325,14 +269,11 @@ static void emit(mc_finding *f)
         errors++;
     else
         warnings++;
-    FILE *part = part_file();
-    int stored = part && mc_part_write_finding(part, f) == 0;
-    if (part && !stored)
-        fprintf(stderr, "mpicheck: writing the report part failed: %s\n", strerror(errno));
+    int stored = mc_part_out_finding(f);
     /* Under the launcher, the launcher prints each finding once for all
      * ranks (launcher/live.c); a finding that did not reach the part file
      * is printed here, so it is never lost. */
-    char *text = suppression || (stored && launcher_prints()) ? NULL : mc_finding_format_text(f, run.color);
+    char *text = suppression || (stored && mc_part_out_launcher_prints()) ? NULL : mc_finding_format_text(f, run.color);
     if (text) {
         size_t len = strlen(text), off = 0;
         while (off < len) {
@@ -461,55 +402,6 @@ void mc_report_origin(mc_class cls, const mc_origin *origin, const char *fmt, ..
     va_start(ap, fmt);
     report(cls, NULL, origin, "", fmt, ap);
     va_end(ap);
-}
-
-void mc_report_done_line(void)
-{
-    pthread_mutex_lock(&report_lock);
-    FILE *part = part_file();
-    if (part)
-        mc_part_write_done(part);
-    pthread_mutex_unlock(&report_lock);
-}
-
-void mc_report_job_line(void)
-{
-    static int written;
-    if (written++)
-        return;
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0, major = 0, minor = 0;
-    mc_job_info job = {0};
-#if defined(OPEN_MPI)
-    job.mpi_flavor = "openmpi";
-    snprintf(version, sizeof version, "%d.%d.%d", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-             OMPI_RELEASE_VERSION);
-#elif defined(MPICH_VERSION)
-    job.mpi_flavor = "mpich";
-    snprintf(version, sizeof version, "%s", MPICH_VERSION);
-#else
-    PMPI_Get_version(&major, &minor);
-    snprintf(version, sizeof version, "MPI %d.%d", major, minor);
-#endif
-    (void)len; (void)major; (void)minor;
-    job.mpi_version = version;
-    job.nprocs = run.world_size;
-    job.mode = (char *)mc_mode_name(run.mode);
-    job.timeout_s = run.timeout_s;
-    pthread_mutex_lock(&report_lock);
-    FILE *part = part_file();
-    if (part)
-        mc_part_write_job(part, &job);
-    pthread_mutex_unlock(&report_lock);
-}
-
-void mc_report_close(void)
-{
-    pthread_mutex_lock(&report_lock);
-    if (part)
-        fclose(part);
-    part = NULL;
-    pthread_mutex_unlock(&report_lock);
 }
 
 static void report_with(mc_class cls, const mc_call *c, int fn, const void *caller, mc_call_text *others,

@@ -10,6 +10,7 @@
 #ifndef MPICHECK_REPORT_H
 #define MPICHECK_REPORT_H
 
+#include <stdio.h>
 #include "call.h"
 #include "finding.h"
 
@@ -28,6 +29,7 @@ typedef struct {
     int error_exitcode;             /* MPI_Abort's code after a finding that ends the job */
     const char *checks;             /* --checks, NULL: all (filter.h) */
     const char *suppressions;       /* suppression files, ':'-separated, or NULL */
+    const char *collector;          /* the launcher's collector (relay_wire.h), or NULL */
 } mc_report_settings;
 void mc_report_configure(const mc_report_settings *s);
 /* Findings this rank reported, by severity. */
@@ -112,6 +114,16 @@ void mc_report_job_line(void);
 /* Appends {"kind":"done"}: this rank's part is complete (hand-preloaded
  * runs, where rank 0 waits for every part before merging). */
 void mc_report_done_line(void);
+
+/* Writes the "process" line (its rank, job, host and pid) into this
+ * process's part: every rank at MPI_Init, so that a report can name the
+ * host of any rank it mentions. */
+void mc_report_process_line(void);
+
+/* Another file of the part directory (a deadlock's graph), opened for
+ * writing from its start, on this node or relayed to the launcher's; NULL
+ * without a part directory. */
+FILE *mc_report_part_open(const char *name);
 
 /* Closes the part file (at exit). */
 void mc_report_close(void);

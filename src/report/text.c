@@ -94,6 +94,10 @@ static void put_call(FILE *m, const mc_call_text *c, const mc_text_options *o)
         fprintf(m, "mpicheck:   rank %d%s%s", c->rank, c->job[0] ? " of " : "", c->job);
     else
         fprintf(m, "mpicheck:   rank ?%s%s", c->job[0] ? " of " : "", c->job);
+    if (c->host[0]) {
+        fputs(" on ", m);
+        put_str(m, c->host, "");
+    }
     if (c->tid > 0) {
         fprintf(m, ", thread %d", c->tid);
         if (c->thread_name[0]) {

@@ -9,6 +9,8 @@
  *   {"kind":"finding", ...the finding object of docs/report-format.md...}
  *   {"kind":"job","rank":0,"mpi":{"flavor":"openmpi","version":"4.1.4"},
  *    "nprocs":4,"mode":"strict","timeout_s":10.0}   (written at MPI_Init)
+ *   {"kind":"process","rank":3,"job":"","host":"node2","pid":4711} (every rank, MPI_Init)
+ *   {"kind":"done", ...}                           (MPI_Finalize)
  * Unknown kinds are ignored by readers (forward compatibility).
  */
 #ifndef MPICHECK_WRITERS_H
@@ -23,6 +25,13 @@ typedef struct {
     char *what;     /* what it means, for people */
     long count;
 } mc_skip_total;
+
+/* Where one process ran. */
+typedef struct {
+    char job[48];       /* mc_call_text.job */
+    int rank;
+    char host[64];
+} mc_process_host;
 
 /* What the job header of the merged report says. Strings may be NULL. */
 typedef struct {
@@ -45,7 +54,15 @@ typedef struct {
     mc_skip_total *skipped;     /* checks not made, summed over the ranks (skipped.h) */
     size_t nskipped;
     const char *checks_off;     /* "resource-leak, lost-message": switched off (--checks); not owned */
+    mc_process_host *hosts;     /* where each process ran ("process" lines) */
+    size_t nhosts;
+    int host_names;             /* distinct host names among them */
 } mc_report_doc;
+
+/* Names the host of every call of doc's findings from its process line,
+ * when the job ran on more than one host (on one, reports stay as they
+ * were: the host says nothing). */
+void mc_report_doc_name_hosts(mc_report_doc *doc);
 
 /* Appends one finding as a "finding" line to an open part file and flushes.
  * Returns 0 on success, -1 on a write error. */
@@ -62,6 +79,10 @@ void mc_report_skipped_line(const mc_report_doc *doc, char *buf, size_t len);
 
 /* Appends the "job" line (written by world rank 0 at MPI_Init). */
 int mc_part_write_job(FILE *part, const mc_job_info *job);
+
+/* Appends the "process" line every rank writes at MPI_Init:
+ *   {"kind":"process","rank":3,"job":"","host":"node2","pid":4711} */
+int mc_part_write_process(FILE *part, int rank, const char *job, const char *host, long pid);
 
 /* Reads every rank-*.jsonl file in dir and merges them into doc (which the
  * caller zero-initialises). Malformed lines are skipped with a message on

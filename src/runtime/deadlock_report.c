@@ -118,11 +118,7 @@ static void describe_node(char *out, size_t cap, const node *all, const node *n,
 static void write_dot(node *nodes, const char *released, mc_call_text *calls, size_t ncalls,
                       int potential)
 {
-    if (!mc_st.part_dir)
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/deadlock.dot", mc_st.part_dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = mc_report_part_open("deadlock.dot");
     if (!f)
         return;
     int p = mc_st.world_size;

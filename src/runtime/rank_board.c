@@ -31,6 +31,7 @@
 #include "stack.h"
 #include "state.h"
 #include "rank_board.h"
+#include "relay.h"
 
 __thread mc_board_thread *mc_board_slot __attribute__((tls_model("initial-exec")));
 int mc_board_on;
@@ -105,6 +106,17 @@ static int install_dump_signal(void)
     return 0;
 }
 
+/* Where the board is: a relaying rank removes it when it ends. */
+static char board_file[4096];
+
+void mc_board_remove_relayed(void)
+{
+    if (!mc_relay_remote() || !board_file[0])
+        return;
+    unlink(board_file);
+    rmdir(mc_st.part_dir);      /* the last rank of the node removes the directory */
+}
+
 void mc_board_open(const char *job, int world_size)
 {
     if (!mc_st.part_dir || mine || mc_st.world_rank < 0)
@@ -119,6 +131,7 @@ void mc_board_open(const char *job, int world_size)
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
+    snprintf(board_file, sizeof board_file, "%s", path);
     void *p = MAP_FAILED;
     if (ftruncate(fd, sizeof(mc_board_page)) == 0)
         p = mmap(NULL, sizeof(mc_board_page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

@@ -9,8 +9,9 @@
  * dying rank still runs our handler, so the survivors write down what they
  * wait for beforehand, where it can read it: a store into a mapped page when
  * a wait goes past its first spins (the slow phase), a store when it ends.
- * No message, no system call on the wait path. The directory is per node,
- * so waiters on other nodes are not named.
+ * No message, no system call on the wait path. The directory is per node:
+ * ranks on other nodes relay their waits to the launcher (board_relay.c),
+ * which the dying rank asks (report/relay.c).
  */
 #include <fcntl.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include "state.h"
 #include "wait_board.h"
 #include "rank_board.h"
+#include "relay.h"
 
 int mc_board_active(void)
 {
@@ -91,16 +93,18 @@ static int read_board(int rank, mc_board_wait *b)
     return ok ? 0 : -1;
 }
 
-static int waits_for(const mc_board_wait *b, int dead)
+/* One waiter's call text: its call, and its call site resolved in this
+ * process's copy of the module. */
+static void fill_waiter(mc_call_text *ct, int rank, int fn, uint64_t mod, uint64_t off)
 {
-    if (!b->waiting)
-        return 0;
-    if (b->all)
-        return 1;
-    for (int i = 0; i < b->nranks && i < MC_BOARD_RANKS; i++)
-        if (b->ranks[i] == dead)
-            return 1;
-    return 0;
+    memset(ct, 0, sizeof *ct);
+    ct->rank = rank;
+    ct->call = mc_strdup(fn >= 0 && fn < MC_FN_COUNT_ ? mc_fn_table[fn].name : "(an MPI call)");
+    uintptr_t pc = mc_site_decode(mod, off);
+    if (pc && (ct->stack = mc_calloc(1, sizeof *ct->stack))) {
+        mc_stack_resolve(&pc, 1, ct->stack);
+        ct->nframes = 1;
+    }
 }
 
 int mc_board_waiters(int dead, mc_call_text *out, int max)
@@ -110,19 +114,27 @@ int mc_board_waiters(int dead, mc_call_text *out, int max)
     int n = 0;
     for (int r = 0; r < mc_st.world_size && n < max; r++) {
         mc_board_wait b;
-        if (r == dead || read_board(r, &b) != 0 || !waits_for(&b, dead))
+        if (r == dead || read_board(r, &b) != 0 || !mc_board_waits_for(&b, dead))
             continue;
-        int fn = b.fn;
-        uint64_t mod = b.mod, off = b.off;
-        mc_call_text *ct = &out[n++];
-        memset(ct, 0, sizeof *ct);
-        ct->rank = r;
-        ct->call = mc_strdup(fn >= 0 && fn < MC_FN_COUNT_ ? mc_fn_table[fn].name : "(an MPI call)");
-        uintptr_t pc = mc_site_decode(mod, off);
-        if (pc && (ct->stack = mc_calloc(1, sizeof *ct->stack))) {
-            mc_stack_resolve(&pc, 1, ct->stack);
-            ct->nframes = 1;
-        }
+        fill_waiter(&out[n++], r, b.fn, b.mod, b.off);
     }
+    /* A job across nodes: the launcher knows the waits of the other nodes. */
+    enum { ASK_MAX = 64 };
+    int ranks[ASK_MAX], fns[ASK_MAX];
+    uint64_t mods[ASK_MAX], offs[ASK_MAX];
+    int na = n < max && mc_relay_known() ? mc_relay_ask(dead, ranks, fns, mods, offs, ASK_MAX) : 0;
+    for (int i = 0; i < na && n < max; i++) {
+        int seen = ranks[i] == dead;
+        for (int k = 0; k < n && !seen; k++)
+            seen = out[k].rank == ranks[i];
+        if (!seen)
+            fill_waiter(&out[n++], ranks[i], fns[i], mods[i], offs[i]);
+    }
+    for (int i = 1; i < n; i++)         /* by rank, wherever each was found */
+        for (int k = i; k > 0 && out[k - 1].rank > out[k].rank; k--) {
+            mc_call_text t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+        }
     return n;
 }

@@ -20,5 +20,10 @@ void mc_board_clear(void);
  * each (the MPI call and its call site, resolved here), at most max.
  * Returns how many. Safe enough for a dying process: open/read only. */
 int mc_board_waiters(int dead, mc_call_text *out, int max);
+/* A rank that relays its part to the launcher (report/relay.c) starts a
+ * thread that sends its board's wait there too (board_relay.c); after
+ * MPI_Init, inside its wrapper (the thread is the checker's, not the
+ * program's). */
+void mc_board_relay_start(void);
 
 #endif
