@@ -6,7 +6,7 @@
 MC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MC_PACKAGES="build-essential autoconf automake libtool pkg-config python3 python3-jsonschema
 openmpi-bin libopenmpi-dev mpich libmpich-dev libunwind-dev libdw-dev libjansson-dev libxxhash-dev
-uthash-dev check graphviz python3-mpi4py groff-base gfortran"
+uthash-dev check graphviz python3-mpi4py groff-base gfortran iproute2"
 
 mc_say() { printf 'mpicheck-setup: %s\n' "$*" >&2; }
 

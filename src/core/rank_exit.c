@@ -127,7 +127,6 @@ static void on_exit_check(void)
     mc_board_state(MC_BOARD_EXITED);
     if (ending_badly() && !finalized_unseen())
         report("ended without calling MPI_Finalize (exit(), or a return from main)");
-    mc_board_remove_relayed();
 }
 
 static void on_fatal_signal(int sig)
@@ -142,7 +141,6 @@ static void on_fatal_signal(int sig)
         snprintf(how, sizeof how, "was killed by signal %d (%s)", sig, strsignal(sig));
         report(how);
     }
-    mc_board_remove_relayed();
     raise(sig);
 }
 

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,20 +72,6 @@ static int sees_token(const char *dir)
     return strcmp(buf, R.token) == 0;
 }
 
-/* mkdir -p, private: the same path as on the launcher's node. */
-static void make_dir(const char *dir)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0700);
-            *p = '/';
-        }
-    mkdir(path, 0700);
-}
-
 void mc_relay_setup(const char *spec, const char *part_dir)
 {
     static int done;
@@ -97,8 +82,6 @@ void mc_relay_setup(const char *spec, const char *part_dir)
         return;
     R.known = 1;
     R.remote = !sees_token(part_dir);
-    if (R.remote)
-        make_dir(part_dir);
 }
 
 int mc_relay_remote(void)

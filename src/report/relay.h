@@ -10,8 +10,7 @@
 
 /* Reads the launcher's spec (MC_RELAY_ENV's value, NULL: none) and decides
  * once whether this process relays: the spec is there and part_dir does
- * not hold the launcher's token. A relaying process makes part_dir on its
- * own node (its board lives there, for the other ranks of the node). */
+ * not hold the launcher's token. */
 void mc_relay_setup(const char *spec, const char *part_dir);
 
 /* 1: this process sends its part files to the launcher. */

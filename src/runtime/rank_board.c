@@ -106,17 +106,6 @@ static int install_dump_signal(void)
     return 0;
 }
 
-/* Where the board is: a relaying rank removes it when it ends. */
-static char board_file[4096];
-
-void mc_board_remove_relayed(void)
-{
-    if (!mc_relay_remote() || !board_file[0])
-        return;
-    unlink(board_file);
-    rmdir(mc_st.part_dir);      /* the last rank of the node removes the directory */
-}
-
 void mc_board_open(const char *job, int world_size)
 {
     if (!mc_st.part_dir || mine || mc_st.world_rank < 0)
@@ -128,23 +117,33 @@ void mc_board_open(const char *job, int world_size)
         snprintf(path, sizeof path, "%s/wait.%d.%s", mc_st.part_dir, mc_st.world_rank, label);
     else
         snprintf(path, sizeof path, "%s/wait.%d", mc_st.part_dir, mc_st.world_rank);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return;
-    snprintf(board_file, sizeof board_file, "%s", path);
     void *p = MAP_FAILED;
-    if (ftruncate(fd, sizeof(mc_board_page)) == 0)
-        p = mmap(NULL, sizeof(mc_board_page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-        close(fd);
-        return;
+    int fd = -1;
+    if (mc_relay_remote()) {
+        /* This node does not see the launcher's directory: nobody here reads
+         * the page but this process (its relay sends the wait to the
+         * launcher, board_relay.c), and a file would stay behind on the node
+         * when the job is killed. */
+        p = mmap(NULL, sizeof(mc_board_page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return;
+    } else {
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0)
+            return;
+        if (ftruncate(fd, sizeof(mc_board_page)) == 0)
+            p = mmap(NULL, sizeof(mc_board_page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED) {
+            close(fd);
+            return;
+        }
     }
     mc_board_page *b = p;
     /* The function names after the page, written once. */
     size_t len = 0;
     for (int i = 0; i < MC_FN_COUNT_; i++)
         len += strlen(mc_fn_table[i].name) + 1;
-    char *names = mc_malloc(len);
+    char *names = fd >= 0 ? mc_malloc(len) : NULL;
     if (names) {
         char *q = names;
         for (int i = 0; i < MC_FN_COUNT_; i++)
@@ -156,7 +155,8 @@ void mc_board_open(const char *job, int world_size)
         }
         free(names);
     }
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     b->version = MC_BOARD_VERSION;
     b->pid = (int32_t)getpid();
     b->world_rank = mc_st.world_rank;

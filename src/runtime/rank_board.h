@@ -16,10 +16,6 @@
  * MPI_Init's entry when the launcher's environment tells the rank, else
  * after it. Only with a part directory, once. */
 void mc_board_open(const char *job, int world_size);
-/* A rank whose node does not see the launcher's part directory made the
- * directory on its own node for its board (report/relay.c): at its end it
- * removes the board, and the directory when it is the last. */
-void mc_board_remove_relayed(void);
 /* The page, or NULL when there is none. */
 mc_board_page *mc_board_page_mine(void);
 

@@ -1,0 +1,164 @@
+#!/bin/sh
+# Jobs across nodes (docs/design.md, "Jobs across nodes"): two "nodes" made
+# of Linux namespaces, each with its own network (a veth link between them),
+# host name, /tmp and /etc/hosts. mpirun (Open MPI's plm_rsh_agent, Hydra's
+# -launcher-exec) reaches the second node through a small script that enters
+# its namespaces, as ssh would. The launcher runs on the first node; ranks
+# on the second do not see its part directory and relay to it over TCP.
+# Checked on the MPI of this build: a deadlock across the nodes (both ranks
+# and hosts in the report), a collective mismatch, an error only the second
+# node sees, a crash whose waiters are on both nodes (both directions), and
+# a correct program (silent, exit 0); no part directory is left on a node.
+# Where namespaces cannot be made (no root, no CAP_SYS_ADMIN), it skips with
+# the reason; tests/private_dirs.sh still runs the relay without them.
+set -u
+src=${top_srcdir:?}; b=${top_builddir:?}; flavor=${MPI_FLAVOR:?}; mpicc=${MPICC:?}
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$work/err" ] && tail -25 "$work/err"; }
+
+# The namespaces' names and addresses are this run's own: two checks (two
+# MPIs) may run at once.
+id=$$; net=$((id % 200 + 20))
+nsa=mcnA$id; nsb=mcnB$id; va=mcvA$id; vb=mcvB$id
+work=$(mktemp -d "$b/tests/cluster.XXXXXX")     # not under /tmp: each node gets its own /tmp
+cleanup() {
+    ip netns del "$nsa" 2>/dev/null; ip netns del "$nsb" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+skip() {
+    echo "SKIP jobs across namespaced nodes: $1 (tests/private_dirs.sh checks the relay without namespaces)"
+    exit 77
+}
+command -v ip >/dev/null 2>&1 || skip "iproute2's ip is not installed"
+command -v unshare >/dev/null 2>&1 || skip "util-linux's unshare is not installed"
+ip netns add "$nsa" 2> "$work/nserr" || skip "cannot make a network namespace ($(cat "$work/nserr"))"
+ip netns add "$nsb" 2>> "$work/nserr" || skip "cannot make a network namespace ($(cat "$work/nserr"))"
+{ ip link add "$va" type veth peer name "$vb" && ip link set "$va" netns "$nsa" && ip link set "$vb" netns "$nsb" \
+  && ip -n "$nsa" addr add "10.$net.7.1/24" dev "$va" && ip -n "$nsb" addr add "10.$net.7.2/24" dev "$vb" \
+  && ip -n "$nsa" link set "$va" up && ip -n "$nsb" link set "$vb" up \
+  && ip -n "$nsa" link set lo up && ip -n "$nsb" link set lo up; } 2>> "$work/nserr" \
+  || skip "cannot link two network namespaces with veth ($(cat "$work/nserr"))"
+printf '127.0.0.1 localhost\n10.%s.7.1 nodea\n10.%s.7.2 nodeb\n' "$net" "$net" > "$work/hosts"
+mkdir -p "$work/tmp-nodea" "$work/tmp-nodeb"
+# node NAME CMD...: CMD on node NAME, in its namespaces, with its hostname,
+# /tmp and /etc/hosts.
+cat > "$work/node" <<EOF
+#!/bin/sh
+n=\$1; shift
+case \$n in nodea) ns=$nsa ;; nodeb) ns=$nsb ;; *) echo "node: unknown node \$n" >&2; exit 1 ;; esac
+exec ip netns exec \$ns unshare --uts --mount sh -c 'hostname "\$0" && mount --bind "$work/tmp-\$0" /tmp && mount --bind "$work/hosts" /etc/hosts && exec "\$@"' "\$n" "\$@"
+EOF
+# agent HOST COMMAND...: what mpirun takes for ssh.
+cat > "$work/agent" <<EOF
+#!/bin/sh
+h=\$1; shift
+exec "$work/node" "\$h" sh -c "\$*"
+EOF
+chmod +x "$work/node" "$work/agent"
+"$work/node" nodeb hostname > "$work/h" 2> "$work/nserr" && [ "$(cat "$work/h")" = nodeb ] \
+  || skip "cannot give a namespace its own host name and /tmp ($(cat "$work/nserr"))"
+
+case $flavor in
+    openmpi)
+        MPICHECK_INTERNAL_LIB_OPENMPI="$b/src/.libs/libmpicheck.so"; export MPICHECK_INTERNAL_LIB_OPENMPI
+        # shellcheck disable=SC2089
+        across() { echo "--mca plm_rsh_agent $work/agent --mca btl_tcp_if_include 10.$net.7.0/24 --mca oob_tcp_if_include 10.$net.7.0/24 --host $1"; } ;;
+    *)
+        MPICHECK_INTERNAL_LIB_MPICH="$b/src/.libs/libmpicheck.so"; export MPICHECK_INTERNAL_LIB_MPICH
+        across() { echo "-launcher rsh -launcher-exec $work/agent -hosts $1"; } ;;
+esac
+
+for p in crash_waiters remote_error ok_ring; do
+    $mpicc -g -O0 -o "$work/$p" "$src/tests/cluster/$p.c" 2> "$work/err" || { bad "compile $p"; echo "$pass passed, $fail failed"; exit 1; }
+done
+for p in deadlock_recv_recv collective_mismatch_root; do
+    $mpicc -g -O0 -o "$work/$p" "$src/tests/programs/$p.c" 2> "$work/err" || { bad "compile $p"; echo "$pass passed, $fail failed"; exit 1; }
+done
+
+# run HOSTS NP PROGRAM [ARGS]: mpicheck on nodea, the job across HOSTS;
+# its exit code in $rc, the report in $work/r.json, stderr in $work/err.
+run() {
+    hosts=$1; np=$2; shift 2
+    rm -f "$work/r.json"
+    # shellcheck disable=SC2046
+    timeout -k 5 120 "$work/node" nodea "$b/src/mpicheck" --timeout=2 --hang-timeout=20 --report="$work/r.json" \
+        -- $(across "$hosts") -np "$np" "$@" > "$work/out" 2> "$work/err"
+    rc=$?
+}
+
+# report_has PYTHON-EXPR: the expression over the report r (json) is true.
+report_has() {
+    python3 - "$work/r.json" "$1" <<'EOF'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("no report: %s" % e); sys.exit(1)
+fs = r["findings"]
+def calls(cls):
+    return [c for f in fs if f["class"] == cls for c in f["calls"]]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+EOF
+}
+
+# No part directory may stay on a node (the ranks of nodeb make their own).
+no_leftovers() {
+    left=$(ls -d "$work"/tmp-nodea/mpicheck.* "$work"/tmp-nodeb/mpicheck.* 2>/dev/null)
+    if [ -z "$left" ]; then
+        ok "$1: no part directory left on either node"
+    else
+        bad "$1: left behind: $left ($(ls "$work"/tmp-node*/mpicheck.* | tr '\n' ' '))"
+        rm -rf "$work"/tmp-node*/mpicheck.*
+    fi
+}
+
+run nodea:1,nodeb:1 2 "$work/deadlock_recv_recv"
+if [ "$rc" -eq 3 ] && report_has 'sorted((c["rank"], c.get("host"), bool(c["stack"])) for c in calls("deadlock")) == [(0, "nodea", True), (1, "nodeb", True)]' \
+   && grep -q 'rank 1 on nodeb: MPI_Recv' "$work/err"; then
+    ok "deadlock across two nodes: both ranks with their hosts and stacks (exit $rc)"
+else
+    bad "deadlock across two nodes: expected exit 3 and ranks 0 on nodea and 1 on nodeb with stacks, got exit $rc"
+fi
+no_leftovers "deadlock"
+
+run nodea:1,nodeb:2 3 "$work/collective_mismatch_root"
+if [ "$rc" -eq 3 ] && report_has 'len(calls("collective-mismatch")) > 0 and any(c.get("host") == "nodeb" for c in calls("collective-mismatch"))'; then
+    ok "collective mismatch across two nodes: reported with the ranks of nodeb (exit $rc)"
+else
+    bad "collective mismatch across two nodes: expected exit 3 and a collective-mismatch naming a rank on nodeb, got exit $rc"
+fi
+
+run nodea:2,nodeb:2 4 "$work/remote_error"
+if [ "$rc" -eq 3 ] && report_has '[(c["rank"], c.get("host")) for c in calls("invalid-argument")] == [(3, "nodeb")]' \
+   && grep -q 'rank 3 on nodeb: MPI_Send' "$work/err"; then
+    ok "an error only nodeb's rank makes reaches the report and the terminal (exit $rc)"
+else
+    bad "an error only nodeb's rank makes: expected exit 3 and invalid-argument from rank 3 on nodeb, got exit $rc"
+fi
+no_leftovers "an error on nodeb"
+
+for dying in 1 2; do
+    run nodea:2,nodeb:2 4 "$work/crash_waiters" "$dying"
+    if [ "$rc" -ne 0 ] && report_has "sorted((c['rank'], c.get('host'), c['call']) for c in calls('rank-exit')[1:]) == [(r, 'nodea' if r < 2 else 'nodeb', 'MPI_Recv') for r in range(4) if r != $dying] and calls('rank-exit')[0]['rank'] == $dying" \
+       && grep -q "3 rank(s) wait for it" "$work/err"; then
+        ok "rank $dying crashes: the report names the 3 waiters in MPI_Recv on both nodes, with hosts (exit $rc)"
+    else
+        bad "rank $dying crashes: expected a rank-exit naming ranks $(echo 0 1 2 3 | sed "s/$dying //;s/ $dying\$//") waiting in MPI_Recv on nodea and nodeb, got exit $rc"
+    fi
+done
+no_leftovers "crashes"
+
+run nodea:2,nodeb:2 4 "$work/ok_ring"
+if [ "$rc" -eq 0 ] && report_has 'fs == []' && grep -q '^mpicheck: no errors found in 4 ranks' "$work/err" \
+   && grep -q 'ring done, sum 6, 2 ranks on this node' "$work/out"; then
+    ok "a correct program across two nodes: silent, exit 0"
+else
+    bad "a correct program across two nodes: expected no finding and exit 0, got exit $rc"
+fi
+no_leftovers "a correct program"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

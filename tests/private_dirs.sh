@@ -1,0 +1,93 @@
+#!/bin/sh
+# Ranks that do not see the launcher's part directory, on one machine and
+# without namespaces (tests/cluster.sh makes real nodes where it can): the
+# odd ranks are started with MPICHECK_DIR naming a directory that does not
+# exist, as a node without the launcher's /tmp would see it. Their findings
+# and waits must reach the launcher over TCP (report/relay.c ->
+# launcher/collect.c): an error only a relaying rank makes, a deadlock, a
+# crash of a relaying rank and of a local one with waiters of both kinds,
+# and a correct program (silent, exit 0); the relaying ranks create nothing.
+set -u
+src=${top_srcdir:?}; b=${top_builddir:?}; flavor=${MPI_FLAVOR:?}; mpicc=${MPICC:?}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpriv.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && tail -25 "$tmp/err"; }
+case $flavor in
+    openmpi) extra="--oversubscribe"; MPICHECK_INTERNAL_LIB_OPENMPI="$b/src/.libs/libmpicheck.so"; export MPICHECK_INTERNAL_LIB_OPENMPI ;;
+    *) extra=""; MPICHECK_INTERNAL_LIB_MPICH="$b/src/.libs/libmpicheck.so"; export MPICHECK_INTERNAL_LIB_MPICH ;;
+esac
+for p in crash_waiters remote_error ok_ring; do
+    $mpicc -g -O0 -o "$tmp/$p" "$src/tests/cluster/$p.c" 2> "$tmp/err" || { bad "compile $p"; echo "$pass passed, $fail failed"; exit 1; }
+done
+$mpicc -g -O0 -o "$tmp/deadlock_recv_recv" "$src/tests/programs/deadlock_recv_recv.c" 2> "$tmp/err" \
+    || { bad "compile deadlock_recv_recv"; echo "$pass passed, $fail failed"; exit 1; }
+# The odd ranks' "node": a part directory that is not there.
+cat > "$tmp/odd-elsewhere" <<EOF
+#!/bin/sh
+r=\${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-0}}
+[ \$((r % 2)) -eq 1 ] && MPICHECK_DIR="$tmp/not-the-launchers" && export MPICHECK_DIR
+exec "\$@"
+EOF
+chmod +x "$tmp/odd-elsewhere"
+
+run() {
+    np=$1; shift
+    rm -f "$tmp/r.json"
+    # shellcheck disable=SC2086
+    timeout -k 5 120 "$b/src/mpicheck" --mpi="$flavor" --timeout=2 --report="$tmp/r.json" \
+        -- $extra -np "$np" "$tmp/odd-elsewhere" "$@" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+}
+report_has() {
+    python3 - "$tmp/r.json" "$1" <<'EOF'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("no report: %s" % e); sys.exit(1)
+fs = r["findings"]
+def calls(cls):
+    return [c for f in fs if f["class"] == cls for c in f["calls"]]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+EOF
+}
+
+run 4 "$tmp/remote_error"
+if [ "$rc" -eq 3 ] && report_has '[c["rank"] for c in calls("invalid-argument")] == [3]' \
+   && grep -q 'rank 3: MPI_Send(.*count=-1' "$tmp/err"; then
+    ok "an error only a relaying rank makes reaches the report and the terminal (exit $rc)"
+else
+    bad "an error only a relaying rank makes: expected exit 3 and invalid-argument from rank 3, got exit $rc"
+fi
+
+run 2 "$tmp/deadlock_recv_recv"
+if [ "$rc" -eq 3 ] && report_has 'sorted(c["rank"] for c in calls("deadlock")) == [0, 1]'; then
+    ok "a deadlock between a local and a relaying rank (exit $rc)"
+else
+    bad "a deadlock between a local and a relaying rank: expected exit 3 and ranks 0 and 1, got exit $rc"
+fi
+
+for dying in 1 2; do
+    run 4 "$tmp/crash_waiters" "$dying"
+    if [ "$rc" -ne 0 ] && report_has "sorted((c['rank'], c['call']) for c in calls('rank-exit')[1:]) == [(r, 'MPI_Recv') for r in range(4) if r != $dying] and calls('rank-exit')[0]['rank'] == $dying"; then
+        ok "rank $dying ($([ "$dying" -eq 1 ] && echo relaying || echo local)) crashes: its 3 waiters, local and relaying, are named (exit $rc)"
+    else
+        bad "rank $dying crashes: expected a rank-exit naming the other 3 ranks in MPI_Recv, got exit $rc"
+    fi
+done
+
+run 4 "$tmp/ok_ring"
+if [ "$rc" -eq 0 ] && report_has 'fs == []' && grep -q '^mpicheck: no errors found in 4 ranks' "$tmp/err"; then
+    ok "a correct program with relaying ranks: silent, exit 0"
+else
+    bad "a correct program with relaying ranks: expected no finding and exit 0, got exit $rc"
+fi
+if [ ! -e "$tmp/not-the-launchers" ]; then
+    ok "the relaying ranks created nothing on their side"
+else
+    bad "the relaying ranks left $(ls -R "$tmp/not-the-launchers")"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
