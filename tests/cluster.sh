@@ -17,49 +17,14 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$work/err" ] && tail -25 "$work/err"; }
 
-# The namespaces' names and addresses are this run's own: two checks (two
-# MPIs) may run at once.
-id=$$; net=$((id % 200 + 20))
-nsa=mcnA$id; nsb=mcnB$id; va=mcvA$id; vb=mcvB$id
 work=$(mktemp -d "$b/tests/cluster.XXXXXX")     # not under /tmp: each node gets its own /tmp
-cleanup() {
-    ip netns del "$nsa" 2>/dev/null; ip netns del "$nsb" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-skip() {
-    echo "SKIP jobs across namespaced nodes: $1 (tests/private_dirs.sh checks the relay without namespaces)"
+. "$src/tests/netns.sh"
+trap 'mc_nodes_down; rm -rf "$work"' EXIT
+mc_nodes_up "$work" || {
+    echo "SKIP jobs across namespaced nodes: $mc_nodes_why (tests/private_dirs.sh checks the relay without namespaces)"
     exit 77
 }
-command -v ip >/dev/null 2>&1 || skip "iproute2's ip is not installed"
-command -v unshare >/dev/null 2>&1 || skip "util-linux's unshare is not installed"
-ip netns add "$nsa" 2> "$work/nserr" || skip "cannot make a network namespace ($(cat "$work/nserr"))"
-ip netns add "$nsb" 2>> "$work/nserr" || skip "cannot make a network namespace ($(cat "$work/nserr"))"
-{ ip link add "$va" type veth peer name "$vb" && ip link set "$va" netns "$nsa" && ip link set "$vb" netns "$nsb" \
-  && ip -n "$nsa" addr add "10.$net.7.1/24" dev "$va" && ip -n "$nsb" addr add "10.$net.7.2/24" dev "$vb" \
-  && ip -n "$nsa" link set "$va" up && ip -n "$nsb" link set "$vb" up \
-  && ip -n "$nsa" link set lo up && ip -n "$nsb" link set lo up; } 2>> "$work/nserr" \
-  || skip "cannot link two network namespaces with veth ($(cat "$work/nserr"))"
-printf '127.0.0.1 localhost\n10.%s.7.1 nodea\n10.%s.7.2 nodeb\n' "$net" "$net" > "$work/hosts"
-mkdir -p "$work/tmp-nodea" "$work/tmp-nodeb"
-# node NAME CMD...: CMD on node NAME, in its namespaces, with its hostname,
-# /tmp and /etc/hosts.
-cat > "$work/node" <<EOF
-#!/bin/sh
-n=\$1; shift
-case \$n in nodea) ns=$nsa ;; nodeb) ns=$nsb ;; *) echo "node: unknown node \$n" >&2; exit 1 ;; esac
-exec ip netns exec \$ns unshare --uts --mount sh -c 'hostname "\$0" && mount --bind "$work/tmp-\$0" /tmp && mount --bind "$work/hosts" /etc/hosts && exec "\$@"' "\$n" "\$@"
-EOF
-# agent HOST COMMAND...: what mpirun takes for ssh.
-cat > "$work/agent" <<EOF
-#!/bin/sh
-h=\$1; shift
-exec "$work/node" "\$h" sh -c "\$*"
-EOF
-chmod +x "$work/node" "$work/agent"
-"$work/node" nodeb hostname > "$work/h" 2> "$work/nserr" && [ "$(cat "$work/h")" = nodeb ] \
-  || skip "cannot give a namespace its own host name and /tmp ($(cat "$work/nserr"))"
+net=$mc_net
 
 case $flavor in
     openmpi)

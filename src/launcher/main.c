@@ -29,6 +29,7 @@
 #include "hang.h"
 #include "live.h"
 #include "run.h"
+#include "slurm.h"
 #include "writers.h"
 
 
@@ -367,12 +368,22 @@ static int prepare(mc_args *a, char ***words, char **lib, mc_mpi_flavor *flavor)
     else
         free(found);
     if (*words == NULL) {
-        const char *name = mc_default_launcher(*flavor, path_env, err, sizeof err);
-        if (name == NULL || mc_split_words(name, words) <= 0) {
+        /* Inside a Slurm allocation: srun, when it can start this MPI. */
+        char note[512];
+        char *srun = mc_slurm_launcher(*flavor, path_env, note, sizeof note);
+        if (note[0])
+            fprintf(stderr, "mpicheck: %s\n", note);
+        const char *name = srun ? srun : mc_default_launcher(*flavor, path_env, err, sizeof err);
+        int nwords = name ? mc_split_words(name, words) : 0;
+        free(srun);
+        if (nwords <= 0) {
             fprintf(stderr, "mpicheck: %s\n", name ? "out of memory" : err);
             return 2;
         }
     }
+    const char *base = strrchr((*words)[0], '/');
+    if (strcmp(base ? base + 1 : (*words)[0], "srun") == 0)
+        mc_slurm_args(a->rest, pi);     /* mpirun's -np is srun's -n */
     return -1;
 }
 
