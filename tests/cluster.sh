@@ -123,6 +123,19 @@ if [ "$rc" -eq 0 ] && report_has 'fs == []' && grep -q '^mpicheck: no errors fou
 else
     bad "a correct program across two nodes: expected no finding and exit 0, got exit $rc"
 fi
+# The job's layout in the report: Open MPI's mpirun runs a PMIx server,
+# which the checker asks; Hydra has none: the environment gives the local
+# rank (MPI_LOCALRANKID), the node's number stays unknown.
+if [ "$flavor" = openmpi ]; then
+    layout='[("nodea", 0, 0, "pmix"), ("nodea", 0, 1, "pmix"), ("nodeb", 1, 0, "pmix"), ("nodeb", 1, 1, "pmix")]'
+else
+    layout='[("nodea", None, 0, "environment"), ("nodea", None, 1, "environment"), ("nodeb", None, 0, "environment"), ("nodeb", None, 1, "environment")]'
+fi
+if report_has "[(p['host'], p['node_id'], p['local_rank'], p['layout']) for p in sorted(r['processes'], key=lambda p: p['rank'])] == $layout"; then
+    ok "the report's processes give the job's layout ($([ "$flavor" = openmpi ] && echo "from mpirun's PMIx server" || echo "from Hydra's environment"))"
+else
+    bad "the report's processes: expected $layout, got $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['processes'])" "$work/r.json" 2>&1)"
+fi
 no_leftovers "a correct program"
 
 echo "$pass passed, $fail failed"

@@ -198,6 +198,21 @@ if [ "$rc" -eq 0 ] && report_has 'fs == []' && grep -q "inside Slurm job [0-9]*:
 else
     bad "in an allocation: expected the note on srun, no finding and exit 0, got exit $rc"
 fi
+# The layout: Slurm's PMIx server (Open MPI), or SLURM_NODEID and
+# SLURM_LOCALID (MPICH with PMI-2).
+src_layout=$([ "$plugin" = pmix ] && echo pmix || echo environment)
+if [ "$nnodes" -eq 2 ]; then
+    expect="[('nodea', 0, 0), ('nodea', 0, 1), ('nodeb', 1, 0), ('nodeb', 1, 1)]"
+    got="[(p['host'], p['node_id'], p['local_rank']) for p in sorted(r['processes'], key=lambda p: p['rank'])]"
+else
+    expect="[(0, 0), (0, 1), (0, 2), (0, 3)]"
+    got="[(p['node_id'], p['local_rank']) for p in sorted(r['processes'], key=lambda p: p['rank'])]"
+fi
+if report_has "$got == $expect and all(p['layout'] == '$src_layout' for p in r['processes'])"; then
+    ok "the report's processes give the job's layout (from $src_layout)"
+else
+    bad "the report's processes: expected $expect from $src_layout, got $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['processes'])" "$work/r.json" 2>&1)"
+fi
 nothing_left "salloc, correct program"
 
 run salloc $alloc4 "$b/src/mpicheck" --timeout=2 --hang-timeout=5 --report="$work/r.json" -np 4 "$work/crash_waiters" 1

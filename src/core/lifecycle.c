@@ -17,6 +17,7 @@
 #include "stack.h"
 #include "typesig.h"
 #include "lifecycle.h"
+#include "layout.h"
 #include "relay_wire.h"
 #include "wait_board.h"
 #include "checks.h"
@@ -286,7 +287,9 @@ void mc_runtime_after_init(int provided)
     mc_board_relay_start();     /* a rank on another node than the launcher's: its waits go there */
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
-    mc_report_process_line();   /* where it runs: reports of a job across nodes name hosts */
+    mc_process_place place;
+    mc_layout_mine(&place);
+    mc_report_process_line(&place); /* where it runs: reports of a job across nodes name hosts */
     /* A deadlock is proven only while no thread of the program could
      * still make the releasing call (runtime/deadlock_answer.c), and the
      * strict-mode wait for receives is off under MPI_THREAD_MULTIPLE

@@ -24,6 +24,9 @@ json_t *mc_json_str(const char *s);
 /* The finding object of docs/report-format.md (no "kind"): new reference,
  * NULL when out of memory. */
 json_t *mc_finding_to_json(const mc_finding *f);
+/* A process of the job report's "processes" list (its "process" line
+ * without "kind"; "job" only outside the job mpicheck started). */
+json_t *mc_process_to_json(const mc_process_host *h);
 /* Appends the finding's members to obj in their documented order (used for
  * part lines, which put "kind" first). Returns 0, or -1 out of memory. */
 int mc_finding_json_fill(json_t *obj, const mc_finding *f);

@@ -89,6 +89,13 @@ int mc_report_write_json(const char *path, const mc_report_doc *doc,
     summary = NULL;
     if (rc)
         goto nomem;
+    /* The job's layout: where each process ran, as its process line said. */
+    json_t *procs = json_array();
+    if (procs == NULL || json_object_set_new(root, "processes", procs))
+        goto nomem;
+    for (size_t i = 0; i < doc->nhosts; i++)
+        if (json_array_append_new(procs, mc_process_to_json(&doc->hosts[i])))
+            goto nomem;
     rc = mc_json_write_path(path, root, JSON_INDENT(2) | MC_JSON_FLAGS);
     goto out;
 nomem:

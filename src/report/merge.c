@@ -235,7 +235,15 @@ static int add_process(mc_report_doc *doc, const json_t *o)
         doc->hosts = grown;
     }
     mc_process_host *h = &doc->hosts[doc->nhosts++];
+    memset(h, 0, sizeof *h);
     h->rank = (int)json_integer_value(rank);
+    const json_t *pid = json_object_get(o, "pid"), *node = json_object_get(o, "node_id"),
+                 *local = json_object_get(o, "local_rank");
+    const char *layout = json_string_value(json_object_get(o, "layout"));
+    h->pid = json_is_integer(pid) ? (long)json_integer_value(pid) : -1;
+    h->node_id = json_is_integer(node) ? (int)json_integer_value(node) : -1;
+    h->local_rank = json_is_integer(local) ? (int)json_integer_value(local) : -1;
+    snprintf(h->source, sizeof h->source, "%s", layout ? layout : "");
     snprintf(h->job, sizeof h->job, "%s", job ? job : "");
     snprintf(h->host, sizeof h->host, "%s", json_string_value(host));
     if (doc->host_names == 0)

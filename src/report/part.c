@@ -286,15 +286,36 @@ int mc_part_write_job(FILE *part, const mc_job_info *job)
     return write_line(part, o);
 }
 
-int mc_part_write_process(FILE *part, int rank, const char *job, const char *host, long pid)
+static json_t *int_or_null(int v)
 {
-    if (part == NULL) {
+    return v >= 0 ? json_integer(v) : json_null();
+}
+
+json_t *mc_process_to_json(const mc_process_host *h)
+{
+    json_t *o = json_pack("{s:i, s:o, s:I, s:o, s:o, s:o}", "rank", h->rank, "host", mc_json_str(h->host),
+                          "pid", (json_int_t)h->pid, "node_id", int_or_null(h->node_id),
+                          "local_rank", int_or_null(h->local_rank), "layout", mc_json_str(h->source));
+    if (o && h->job[0] && json_object_set_new(o, "job", mc_json_str(h->job))) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o;
+}
+
+int mc_part_write_process(FILE *part, const mc_process_host *h)
+{
+    if (part == NULL || h == NULL) {
         errno = EINVAL;
         return -1;
     }
-    json_t *o = kind_object("process");
-    if (o && (json_object_set_new(o, "rank", json_integer(rank)) || json_object_set_new(o, "job", mc_json_str(job))
-              || json_object_set_new(o, "host", mc_json_str(host)) || json_object_set_new(o, "pid", json_integer(pid)))) {
+    json_t *o = kind_object("process"), *members = mc_process_to_json(h);
+    if (o && (!members || json_object_update(o, members))) {
+        json_decref(o);
+        o = NULL;
+    }
+    json_decref(members);
+    if (o && !h->job[0] && json_object_set_new(o, "job", json_string(""))) {
         json_decref(o);
         o = NULL;
     }

@@ -126,16 +126,17 @@ void mc_report_done_line(void)
     pthread_mutex_unlock(&part_lock);
 }
 
-void mc_report_process_line(void)
+void mc_report_process_line(const mc_process_place *place)
 {
-    char host[256] = "";
-    if (gethostname(host, sizeof host) != 0)
-        host[0] = '\0';
-    host[sizeof host - 1] = '\0';
+    mc_process_host h = {.rank = run.world_rank, .pid = (long)getpid(), .node_id = place->node_id,
+                         .local_rank = place->local_rank};
+    snprintf(h.job, sizeof h.job, "%s", run.job ? run.job : "");
+    snprintf(h.host, sizeof h.host, "%s", place->host);
+    snprintf(h.source, sizeof h.source, "%s", place->source);
     pthread_mutex_lock(&part_lock);
     FILE *p = part_file();
     if (p)
-        mc_part_write_process(p, run.world_rank, run.job ? run.job : "", host, (long)getpid());
+        mc_part_write_process(p, &h);
     pthread_mutex_unlock(&part_lock);
 }
 

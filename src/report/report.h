@@ -115,10 +115,17 @@ void mc_report_job_line(void);
  * runs, where rank 0 waits for every part before merging). */
 void mc_report_done_line(void);
 
-/* Writes the "process" line (its rank, job, host and pid) into this
+/* Where a process runs (core/layout.c). */
+typedef struct {
+    char host[64];          /* as the launcher names it (PMIx), else gethostname */
+    int node_id;            /* the node's number in the job, -1: unknown */
+    int local_rank;         /* the rank among the job's processes on the node, -1: unknown */
+    char source[16];        /* "pmix" or "environment" */
+} mc_process_place;
+/* Writes the "process" line (its rank, job, pid and place) into this
  * process's part: every rank at MPI_Init, so that a report can name the
- * host of any rank it mentions. */
-void mc_report_process_line(void);
+ * host of any rank it mentions and give the job's layout. */
+void mc_report_process_line(const mc_process_place *place);
 
 /* Another file of the part directory (a deadlock's graph), opened for
  * writing from its start, on this node or relayed to the launcher's; NULL

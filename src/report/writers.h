@@ -9,7 +9,7 @@
  *   {"kind":"finding", ...the finding object of docs/report-format.md...}
  *   {"kind":"job","rank":0,"mpi":{"flavor":"openmpi","version":"4.1.4"},
  *    "nprocs":4,"mode":"strict","timeout_s":10.0}   (written at MPI_Init)
- *   {"kind":"process","rank":3,"job":"","host":"node2","pid":4711} (every rank, MPI_Init)
+ *   {"kind":"process","rank":3,"job":"","host":"node2","pid":4711,...} (every rank, MPI_Init)
  *   {"kind":"done", ...}                           (MPI_Finalize)
  * Unknown kinds are ignored by readers (forward compatibility).
  */
@@ -26,11 +26,15 @@ typedef struct {
     long count;
 } mc_skip_total;
 
-/* Where one process ran. */
+/* Where one process ran (its "process" line). */
 typedef struct {
     char job[48];       /* mc_call_text.job */
     int rank;
     char host[64];
+    long pid;
+    int node_id;        /* -1: unknown */
+    int local_rank;     /* -1: unknown */
+    char source[16];    /* whence the place: "pmix", "environment" */
 } mc_process_host;
 
 /* What the job header of the merged report says. Strings may be NULL. */
@@ -54,7 +58,7 @@ typedef struct {
     mc_skip_total *skipped;     /* checks not made, summed over the ranks (skipped.h) */
     size_t nskipped;
     const char *checks_off;     /* "resource-leak, lost-message": switched off (--checks); not owned */
-    mc_process_host *hosts;     /* where each process ran ("process" lines) */
+    mc_process_host *hosts;     /* where each process ran ("process" lines), in the order read */
     size_t nhosts;
     int host_names;             /* distinct host names among them */
 } mc_report_doc;
@@ -81,8 +85,9 @@ void mc_report_skipped_line(const mc_report_doc *doc, char *buf, size_t len);
 int mc_part_write_job(FILE *part, const mc_job_info *job);
 
 /* Appends the "process" line every rank writes at MPI_Init:
- *   {"kind":"process","rank":3,"job":"","host":"node2","pid":4711} */
-int mc_part_write_process(FILE *part, int rank, const char *job, const char *host, long pid);
+ *   {"kind":"process","rank":3,"job":"","host":"node2","pid":4711,
+ *    "node_id":1,"local_rank":1,"layout":"pmix"} */
+int mc_part_write_process(FILE *part, const mc_process_host *h);
 
 /* Reads every rank-*.jsonl file in dir and merges them into doc (which the
  * caller zero-initialises). Malformed lines are skipped with a message on

@@ -136,7 +136,10 @@ static char *merge_capture(mc_report_doc *doc)
 static void write_process(const char *name, int rank, const char *host)
 {
     FILE *fp = open_part(name, "a");
-    ck_assert_int_eq(mc_part_write_process(fp, rank, "", host, 100 + rank), 0);
+    mc_process_host h = {.rank = rank, .pid = 100 + rank, .node_id = host[4] == 'b', .local_rank = 0};
+    snprintf(h.host, sizeof h.host, "%s", host);
+    snprintf(h.source, sizeof h.source, "pmix");
+    ck_assert_int_eq(mc_part_write_process(fp, &h), 0);
     fclose(fp);
 }
 
