@@ -54,20 +54,8 @@ run() {
     rc=$?
 }
 
-# report_has PYTHON-EXPR: the expression over the report r (json) is true.
-report_has() {
-    python3 - "$work/r.json" "$1" <<'EOF'
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("no report: %s" % e); sys.exit(1)
-fs = r["findings"]
-def calls(cls):
-    return [c for f in fs if f["class"] == cls for c in f["calls"]]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-EOF
-}
+# report_has PYTHON-EXPR: the expression holds for the report (tests/report_has.py).
+report_has() { python3 "$src/tests/report_has.py" "$work/r.json" "$1"; }
 
 # No part directory may stay on a node (the ranks of nodeb make their own).
 no_leftovers() {

@@ -40,19 +40,7 @@ run() {
         -- $extra -np "$np" "$tmp/odd-elsewhere" "$@" > "$tmp/out" 2> "$tmp/err"
     rc=$?
 }
-report_has() {
-    python3 - "$tmp/r.json" "$1" <<'EOF'
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("no report: %s" % e); sys.exit(1)
-fs = r["findings"]
-def calls(cls):
-    return [c for f in fs if f["class"] == cls for c in f["calls"]]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-EOF
-}
+report_has() { python3 "$src/tests/report_has.py" "$tmp/r.json" "$1"; }
 
 run 4 "$tmp/remote_error"
 if [ "$rc" -eq 3 ] && report_has '[c["rank"] for c in calls("invalid-argument")] == [3]' \
@@ -88,6 +76,47 @@ if [ ! -e "$tmp/not-the-launchers" ]; then
     ok "the relaying ranks created nothing on their side"
 else
     bad "the relaying ranks left $(ls -R "$tmp/not-the-launchers")"
+fi
+# A rank that can reach neither the directory nor the launcher (a firewall
+# between the nodes) must still show its finding: on its own stderr, with
+# a word on why.
+cat > "$tmp/odd-cut-off" <<EOF
+#!/bin/sh
+r=\${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-0}}
+if [ \$((r % 2)) -eq 1 ]; then
+    MPICHECK_DIR="$tmp/not-the-launchers"; MPICHECK_INTERNAL_COLLECTOR="0123abcd@1@127.0.0.1"
+    export MPICHECK_DIR MPICHECK_INTERNAL_COLLECTOR
+fi
+exec "\$@"
+EOF
+chmod +x "$tmp/odd-cut-off"
+# shellcheck disable=SC2086
+timeout -k 5 120 "$b/src/mpicheck" --mpi="$flavor" --timeout=2 -- $extra -np 4 "$tmp/odd-cut-off" "$tmp/remote_error" \
+    > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if grep -q "the launcher could not be reached over TCP: this rank's findings are printed here only" "$tmp/err" \
+   && grep -q 'rank 3: MPI_Send(.*count=-1' "$tmp/err"; then
+    ok "a rank that reaches neither the directory nor the launcher prints its finding itself and says why (exit $rc)"
+else
+    bad "a rank cut off from the launcher: expected its own message and its finding on stderr, got exit $rc"
+fi
+# The deadlock's graph from a relaying rank: rank 0, which reports the
+# deadlock, is the one elsewhere here; its DOT file reaches --graph.
+cat > "$tmp/even-elsewhere" <<EOF
+#!/bin/sh
+r=\${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-0}}
+[ \$((r % 2)) -eq 0 ] && MPICHECK_DIR="$tmp/not-the-launchers" && export MPICHECK_DIR
+exec "\$@"
+EOF
+chmod +x "$tmp/even-elsewhere"
+# shellcheck disable=SC2086
+timeout -k 5 120 "$b/src/mpicheck" --mpi="$flavor" --timeout=2 --graph="$tmp/g.dot" -- $extra -np 2 \
+    "$tmp/even-elsewhere" "$tmp/deadlock_recv_recv" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q '^  r0 -> r1;$' "$tmp/g.dot" 2>/dev/null && grep -q '^  r1 -> r0;$' "$tmp/g.dot"; then
+    ok "--graph: the DOT file of a deadlock a relaying rank reported reaches mpicheck (exit $rc)"
+else
+    bad "--graph from a relaying rank: expected exit 3 and g.dot with r0 -> r1 and r1 -> r0, got exit $rc"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

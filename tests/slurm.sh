@@ -137,19 +137,7 @@ done
 $mpicc -g -O0 -o "$work/deadlock_recv_recv" "$src/tests/programs/deadlock_recv_recv.c" 2> "$work/err" \
     || { bad "compile deadlock_recv_recv"; echo "$pass passed, $fail failed"; exit 1; }
 
-report_has() {
-    python3 - "$work/r.json" "$1" <<'EOF'
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))
-except Exception as e:
-    print("no report: %s" % e); sys.exit(1)
-fs = r["findings"]
-def calls(cls):
-    return [c for f in fs if f["class"] == cls for c in f["calls"]]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-EOF
-}
+report_has() { python3 "$src/tests/report_has.py" "$work/r.json" "$1"; }
 # Nothing of a run may stay: no job, no process of the program, no part
 # directory in any node's /tmp (or this machine's TMPDIR for the run).
 nothing_left() {

@@ -46,6 +46,13 @@ static int from_pmix(mc_process_place *out)
      * look for one (and MPICH's Hydra has none). */
     if (!getenv("PMIX_NAMESPACE") || !getenv("PMIX_RANK"))
         return -1;
+#ifdef OPEN_MPI
+    /* Open MPI's MPI_Init connected this very library already; one built
+     * with its own copy of PMIx is connected through that copy, and a
+     * second connection as the same process is not for us to make. */
+    if (!PMIx_Initialized())
+        return -1;
+#endif
     pmix_proc_t me;
     if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
         return -1;
