@@ -21,8 +21,9 @@ esac
 for p in crash_waiters remote_error ok_ring; do
     $mpicc -g -O0 -o "$tmp/$p" "$src/tests/cluster/$p.c" 2> "$tmp/err" || { bad "compile $p"; echo "$pass passed, $fail failed"; exit 1; }
 done
-$mpicc -g -O0 -o "$tmp/deadlock_recv_recv" "$src/tests/programs/deadlock_recv_recv.c" 2> "$tmp/err" \
-    || { bad "compile deadlock_recv_recv"; echo "$pass passed, $fail failed"; exit 1; }
+for p in deadlock_recv_recv hang_win_fence; do
+    $mpicc -g -O0 -o "$tmp/$p" "$src/tests/programs/$p.c" 2> "$tmp/err" || { bad "compile $p"; echo "$pass passed, $fail failed"; exit 1; }
+done
 # The odd ranks' "node": a part directory that is not there.
 cat > "$tmp/odd-elsewhere" <<EOF
 #!/bin/sh
@@ -117,6 +118,19 @@ if [ "$rc" -eq 3 ] && grep -q '^  r0 -> r1;$' "$tmp/g.dot" 2>/dev/null && grep -
     ok "--graph: the DOT file of a deadlock a relaying rank reported reaches mpicheck (exit $rc)"
 else
     bad "--graph from a relaying rank: expected exit 3 and g.dot with r0 -> r1 and r1 -> r0, got exit $rc"
+fi
+# A hang with a relaying rank: the launcher judges it from the copy of
+# that rank's board (its calls, liveness and I/O come with the copy) and
+# names its wait's call site, resolved by the rank.
+rm -f "$tmp/r.json"
+# shellcheck disable=SC2086
+timeout -k 5 120 "$b/src/mpicheck" --mpi="$flavor" --timeout=1 --hang-timeout=4 --report="$tmp/r.json" -- $extra -np 2 \
+    "$tmp/odd-elsewhere" "$tmp/hang_win_fence" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ "$rc" -eq 3 ] && report_has "sorted((c['rank'], c['call']) for c in calls('hang')) == [(0, 'MPI_Win_fence'), (1, 'MPI_Recv')] and [c['stack'][0]['file'].endswith('hang_win_fence.c') for c in calls('hang') if c['rank'] == 1] == [True]"; then
+    ok "a hang with a relaying rank: both calls, the relaying rank's with its call site (exit $rc)"
+else
+    bad "a hang with a relaying rank: expected exit 3 and a hang naming rank 0 in MPI_Win_fence and rank 1 in MPI_Recv at hang_win_fence.c, got exit $rc"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

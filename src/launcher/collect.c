@@ -2,8 +2,10 @@
  * collect.c - the launcher's collector: ranks on nodes that do not see the
  * part directory connect here over TCP (report/relay_wire.h has the
  * protocol) and their part lines land in the part directory as if they
- * had written them; their boards' waits are kept to answer a dying rank
- * that asks who waited for it.
+ * had written them, and each one's board is copied there (as
+ * "wait.<rank>", marked relayed): the hang watch reads it like a local
+ * board, and a dying rank that asks who waited for it gets the answer from
+ * the boards there.
  *
  * RATIONALE: a job across nodes cannot count on a shared directory, and
  * its findings must reach the report even when a rank crashes or the job
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -36,19 +39,17 @@
 #include "relay_wire.h"
 #include "writers.h"
 
-enum { HELLO, APPEND, WAIT };
+enum { HELLO, APPEND, NAMES_LEN, NAMES, BOARD };
 
 typedef struct {
     int fd, state, out;         /* out: the part directory's file (APPEND) */
-    int rank;                   /* WAIT: whose */
-    size_t fill;
-    char buf[MC_RELAY_LINE_MAX > sizeof(mc_board_wait) ? MC_RELAY_LINE_MAX : sizeof(mc_board_wait)];
+    int rank;                   /* BOARD: whose */
+    size_t fill, want;
+    char *names;                /* NAMES: the function names being received */
+    mc_board_page *copy;        /* BOARD: the copy in the part directory */
+    size_t maplen;
+    char buf[MC_RELAY_LINE_MAX > sizeof(mc_board_status) ? MC_RELAY_LINE_MAX : sizeof(mc_board_status)];
 } conn;
-
-typedef struct {
-    int have;
-    mc_board_wait w;
-} relayed_wait;
 
 static struct {
     const char *dir;
@@ -59,8 +60,6 @@ static struct {
     long last_data_ms;
     conn *conns;
     size_t nconns, cap;
-    relayed_wait *waits;
-    int nwaits;
 } C = {.listen_fd = -1, .wake = {-1, -1}};
 
 static long now_ms(void)
@@ -85,24 +84,61 @@ static void send_all(int fd, const char *s, size_t len)
 
 static void drop(size_t i)
 {
-    close(C.conns[i].fd);
-    if (C.conns[i].out >= 0)
-        close(C.conns[i].out);
+    conn *c = &C.conns[i];
+    close(c->fd);
+    if (c->out >= 0)
+        close(c->out);
+    free(c->names);
+    if (c->copy) {
+        /* The relay broke off: its process ended (its last look may not
+         * have sent the end). */
+        __atomic_store_n(&c->copy->state, MC_BOARD_EXITED, __ATOMIC_RELEASE);
+        munmap(c->copy, c->maplen);
+    }
     C.conns[i] = C.conns[--C.nconns];
 }
 
-/* Who waits for rank dead: the relayed waits, and the boards of the
- * launcher's own node (its ranks do not relay). */
+/* The copy of rank c->rank's board, with the names c received: a file of
+ * the part directory like a local board. 0, or -1. */
+static int make_copy(conn *c, size_t nlen)
+{
+    char path[4096], tmp[4096];
+    snprintf(path, sizeof path, "%s/wait.%d", C.dir, c->rank);
+    snprintf(tmp, sizeof tmp, "%s/.wait.%d.new", C.dir, c->rank);
+    c->maplen = sizeof(mc_board_page) + nlen;
+    int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    void *p = MAP_FAILED;
+    if (ftruncate(fd, (off_t)c->maplen) == 0)
+        p = mmap(NULL, c->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        unlink(tmp);
+        return -1;
+    }
+    mc_board_page *b = p;
+    memcpy((char *)p + sizeof *b, c->names, nlen);
+    b->version = MC_BOARD_VERSION;
+    b->names_off = sizeof *b;
+    b->names_len = (uint32_t)nlen;
+    for (uint32_t i = 0; i < nlen; i++)
+        b->nnames += c->names[i] == '\0';
+    b->relayed = 1;
+    b->state = MC_BOARD_INIT;
+    snprintf(b->pid_view, sizeof b->pid_view, "relayed");
+    for (int t = 0; t < MC_BOARD_THREADS; t++)
+        b->threads[t].fn = MC_BOARD_OUTSIDE;
+    c->copy = b;
+    /* In place under its name only with the first status in it (below). */
+    return rename(tmp, path) == 0 ? 0 : -1;
+}
+
+/* Who waits for rank dead: the boards of the part directory, those of
+ * this node's ranks and the copies of the others'. */
 static void answer_ask(int fd, int dead)
 {
     char line[MC_RELAY_LINE_MAX];
-    for (int r = 0; r < C.nwaits; r++)
-        if (r != dead && C.waits[r].have && mc_board_waits_for(&C.waits[r].w, dead)) {
-            const mc_board_wait *w = &C.waits[r].w;
-            int n = snprintf(line, sizeof line, "%d %d %llu %llu\n", r, w->fn, (unsigned long long)w->mod,
-                             (unsigned long long)w->off);
-            send_all(fd, line, (size_t)n);
-        }
     DIR *d = opendir(C.dir);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
@@ -110,7 +146,7 @@ static void answer_ask(int fd, int dead)
         if (strncmp(e->d_name, "wait.", 5) != 0 || e->d_name[5] < '0' || e->d_name[5] > '9')
             continue;
         long r = strtol(e->d_name + 5, &end, 10);
-        if (*end || r == dead || r > 1 << 30 || (r < C.nwaits && C.waits[r].have))
+        if (*end || r == dead || r > 1 << 30)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", C.dir, e->d_name);
@@ -151,21 +187,14 @@ static int hello(conn *c, const char *line)
         answer_ask(c->fd, atoi(name));
         return -1;
     }
-    if (strcmp(kind, "wait") == 0) {
+    if (strcmp(kind, "board") == 0) {
         char *end;
         long r = strtol(name, &end, 10);
         if (*end || r < 0 || r > 1 << 24)
             return -1;
-        if (r >= C.nwaits) {
-            relayed_wait *grown = realloc(C.waits, (size_t)(r + 1) * sizeof *grown);
-            if (!grown)
-                return -1;
-            memset(grown + C.nwaits, 0, (size_t)(r + 1 - C.nwaits) * sizeof *grown);
-            C.waits = grown;
-            C.nwaits = (int)r + 1;
-        }
-        c->state = WAIT;
+        c->state = NAMES_LEN;
         c->rank = (int)r;
+        c->want = sizeof(uint32_t);
     } else if (strcmp(kind, "append") == 0 || strcmp(kind, "write") == 0) {
         snprintf(path, sizeof path, "%s/%s", C.dir, name);
         int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (kind[0] == 'a' ? O_APPEND : O_TRUNC);
@@ -194,16 +223,45 @@ static int take(conn *c, const char *data, size_t len)
             len -= (size_t)w;
             continue;
         }
-        size_t want = c->state == WAIT ? sizeof(mc_board_wait) : sizeof c->buf - 1;
+        if (c->state == NAMES) {    /* the function names, then the copy */
+            size_t n = len < c->want - c->fill ? len : c->want - c->fill;
+            memcpy(c->names + c->fill, data, n);
+            c->fill += n, data += n, len -= n;
+            if (c->fill == c->want) {
+                if (make_copy(c, c->want) != 0)
+                    return -1;
+                free(c->names);
+                c->names = NULL;
+                c->state = BOARD;
+                c->fill = 0;
+                c->want = sizeof(mc_board_status);
+            }
+            continue;
+        }
+        size_t want = c->state == HELLO ? sizeof c->buf - 1 : c->want;
         size_t n = len < want - c->fill ? len : want - c->fill;
         memcpy(c->buf + c->fill, data, n);
-        c->fill += n;
-        data += n;
-        len -= n;
-        if (c->state == WAIT) {
+        c->fill += n, data += n, len -= n;
+        if (c->state == NAMES_LEN) {
             if (c->fill == want) {
-                memcpy(&C.waits[c->rank].w, c->buf, want);
-                C.waits[c->rank].have = 1;
+                uint32_t nlen;
+                memcpy(&nlen, c->buf, sizeof nlen);
+                if (nlen == 0 || nlen > 1 << 20 || !(c->names = malloc(nlen)))
+                    return -1;
+                c->state = NAMES;
+                c->want = nlen;
+                c->fill = 0;
+            }
+            continue;
+        }
+        if (c->state == BOARD) {
+            if (c->fill == want) {
+                mc_board_status st;
+                memcpy(&st, c->buf, sizeof st);
+                st.job[sizeof st.job - 1] = st.spawning[sizeof st.spawning - 1] = '\0';
+                mc_board_status_put(c->copy, &st);
+                /* Readers take a board once its magic is there. */
+                __atomic_store_n(&c->copy->magic, MC_BOARD_MAGIC, __ATOMIC_RELEASE);
                 c->fill = 0;
             }
             continue;
@@ -381,7 +439,6 @@ void mc_collect_finish(void)
     while (C.nconns > 0)
         drop(C.nconns - 1);
     free(C.conns);
-    free(C.waits);
     close(C.listen_fd);
     close(C.wake[0]);
     close(C.wake[1]);

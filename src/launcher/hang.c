@@ -14,9 +14,10 @@
  * RATIONALE: in the launcher, not in the ranks: a rank stuck inside PMPI
  * runs none of our code, and a thread of our own in each rank would still
  * need to know the others. The launcher is already the job's supervisor
- * and sees every board of its node. Ranks on other nodes have no board
- * here, so a job that spans nodes is never judged (hang_rule.h: every
- * rank must be known).
+ * and sees every board of its node; ranks on other nodes send theirs, and
+ * the collector keeps a copy here (launcher/collect.c, marked relayed:
+ * their liveness, I/O and processor time come with it, and they have no
+ * dump signal, so their calls are named without stacks).
  */
 #define _GNU_SOURCE
 #include "hang.h"
@@ -193,7 +194,13 @@ static void look(size_t i, mc_hang_rank *r)
     r->world_size = b->world_size;
     r->job = b->job;
     r->board_state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
-    r->alive = mc_hang_pid_alive(b->pid);
+    if (b->relayed) {
+        /* A copy of a board on another node (launcher/collect.c): the
+         * process is there while its relay is. */
+        r->alive = r->board_state != MC_BOARD_EXITED;
+        w.seen_alive[i] = 1;
+    } else
+        r->alive = mc_hang_pid_alive(b->pid);
     /* A process this launcher never saw, in another PID namespace (a
      * container) or on another node, is not known to have ended, unless
      * its board says so: free. One that sees pids as the launcher does
@@ -242,7 +249,7 @@ static uint64_t signature(const mc_hang_rank *r, int io)
         h = mix(h, (uint64_t)r[i].board_state << 1 | (uint64_t)r[i].alive);
         h = mix(h, __atomic_load_n(&b->progress, __ATOMIC_RELAXED));
         if (io)
-            h = mix(h, r[i].alive ? io_of(b->pid) : 0);
+            h = mix(h, r[i].alive ? (b->relayed ? __atomic_load_n(&b->io, __ATOMIC_RELAXED) : io_of(b->pid)) : 0);
         for (int t = 0; t < MC_BOARD_THREADS; t++) {
             const mc_board_thread *s = &b->threads[t];
             h = mix(h, (uint64_t)(uint32_t)__atomic_load_n(&s->fn, __ATOMIC_RELAXED));
@@ -269,8 +276,11 @@ static int after_finalize(const mc_hang_rank *r, char *lingering, uint64_t *sig)
             return 0;
         lingering[i] = 1;
         some = 1;
-        int pid = w.boards[i].page->pid;
-        *sig = mix(mix(*sig, cpu_of(pid)), io_of(pid));
+        const mc_board_page *b = w.boards[i].page;
+        if (b->relayed)
+            *sig = mix(mix(*sig, __atomic_load_n(&b->cpu, __ATOMIC_RELAXED)), __atomic_load_n(&b->io, __ATOMIC_RELAXED));
+        else
+            *sig = mix(mix(*sig, cpu_of(b->pid)), io_of(b->pid));
     }
     return some;
 }

@@ -56,7 +56,7 @@ static uint32_t ask_stacks(const mc_hang_board *boards, size_t n, const char *ch
     req++;
     for (size_t i = 0; i < n; i++) {
         mc_board_page *b = boards[i].page;
-        if (!chosen[i] || b->dump_signal <= 0)
+        if (!chosen[i] || b->dump_signal <= 0 || b->relayed)   /* never a pid of another node */
             continue;
         __atomic_store_n(&b->dump_request, req, __ATOMIC_RELEASE);
         for (int t = 0; t < MC_BOARD_THREADS; t++)
@@ -116,6 +116,22 @@ static void fill_call(mc_call_text *ct, const mc_hang_board *hb, const mc_board_
     ct->call = mc_strdup(name ? name : "(an MPI call)");
     if (s->fn >= 0 && name && __atomic_load_n(&s->fortran, __ATOMIC_RELAXED))
         mc_call_text_fortran_name(ct);
+    if (b->relayed && s->fn >= 0 && b->wait.waiting && b->wait.fn == s->fn && b->wait_site[0]
+        && (ct->stack = mc_calloc(1, sizeof *ct->stack))) {
+        /* A rank on another node answers no dump: its wait's call site,
+         * resolved there, stands for the stack. */
+        char site[sizeof b->wait_site], *file = NULL, *line = NULL;
+        snprintf(site, sizeof site, "%s", b->wait_site);
+        if ((file = strchr(site, '\t')) && (line = strchr(file + 1, '\t'))) {
+            *file++ = '\0';
+            *line++ = '\0';
+            ct->stack[0].function = site[0] ? mc_strdup(site) : NULL;
+            ct->stack[0].file = mc_strdup(file);
+            ct->stack[0].line = atoi(line);
+        }
+        ct->nframes = 1;
+        return;
+    }
     if (__atomic_load_n(&s->answered, __ATOMIC_ACQUIRE) != req)
         return;
     parse_args(ct, s->args, sizeof s->args);
@@ -152,7 +168,7 @@ static const char *which_thread(const mc_board_page *b, const mc_board_thread *s
         return buf;
     char path[96], name[32] = "";
     snprintf(path, sizeof path, "/proc/%d/task/%d/comm", b->pid, s->tid);
-    FILE *f = fopen(path, "r");
+    FILE *f = b->relayed ? NULL : fopen(path, "r");     /* a pid of another node means nothing here */
     if (f) {
         if (fgets(name, sizeof name, f))
             name[strcspn(name, "\n")] = '\0';

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
-#define MC_BOARD_VERSION 4
+#define MC_BOARD_VERSION 5
 #define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
 #define MC_BOARD_THREADS 16             /* program threads followed per process */
 #define MC_BOARD_FRAMES 32
@@ -87,9 +87,90 @@ typedef struct {
     /* While a process is in MPI_Comm_spawn: the label of the job it starts
      * ("" otherwise), whose processes may compute before their MPI_Init. */
     char spawning[48];
+    /* 1: a copy the launcher keeps of a board on another node (launcher/
+     * collect.c): the process is not on this node, its pid means nothing
+     * here, io and cpu stand for its /proc counters, state EXITED for a
+     * relay that broke off (the process ended), and it has no dump signal. */
+    int32_t relayed, pad1_;
+    uint64_t io, cpu;
+    char wait_site[256];    /* relayed: the wait's call site, "function\tfile\tline" (resolved there) */
     mc_board_wait wait;
     mc_board_thread threads[MC_BOARD_THREADS];
 } mc_board_page;
+
+/* What a rank on another node sends of its board (runtime/board_relay.c):
+ * all of it but the dump answers. */
+typedef struct {
+    int32_t pid, world_rank, world_size, state;
+    char job[48];
+    int32_t app_threads, overflow, joining, one_caller;
+    uint64_t progress;
+    uint32_t deadlocks, pad0_;
+    char spawning[48];
+    uint64_t io, cpu;       /* its /proc/self/io (read and write bytes and calls) and processor time */
+    char wait_site[256];    /* the wait's call site, resolved by the rank: "function\tfile\tline" */
+    mc_board_wait wait;
+    struct {
+        int32_t used, tid, fn, fortran;
+        uint64_t entries;
+    } threads[MC_BOARD_THREADS];
+} mc_board_status;
+
+static inline void mc_board_status_take(const mc_board_page *b, mc_board_status *s)
+{
+    s->pid = b->pid;
+    s->world_rank = b->world_rank;
+    s->world_size = b->world_size;
+    s->state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+    __builtin_memcpy(s->job, b->job, sizeof s->job);
+    s->app_threads = b->app_threads;
+    s->overflow = b->overflow;
+    s->joining = b->joining;
+    s->one_caller = b->one_caller;
+    s->progress = __atomic_load_n(&b->progress, __ATOMIC_RELAXED);
+    s->deadlocks = __atomic_load_n(&b->deadlocks, __ATOMIC_RELAXED);
+    s->pad0_ = 0;
+    __builtin_memcpy(s->spawning, b->spawning, sizeof s->spawning);
+    __builtin_memcpy(&s->wait, (const void *)&b->wait, sizeof s->wait);
+    for (int t = 0; t < MC_BOARD_THREADS; t++) {
+        s->threads[t].used = __atomic_load_n(&b->threads[t].used, __ATOMIC_ACQUIRE);
+        s->threads[t].tid = b->threads[t].tid;
+        s->threads[t].fn = __atomic_load_n(&b->threads[t].fn, __ATOMIC_RELAXED);
+        s->threads[t].fortran = b->threads[t].fortran;
+        s->threads[t].entries = __atomic_load_n(&b->threads[t].entries, __ATOMIC_RELAXED);
+    }
+}
+
+/* Into the launcher's copy; the state last, as a rank writes its own. */
+static inline void mc_board_status_put(mc_board_page *b, const mc_board_status *s)
+{
+    b->pid = s->pid;
+    b->world_rank = s->world_rank;
+    b->world_size = s->world_size;
+    __builtin_memcpy(b->job, s->job, sizeof b->job);
+    b->job[sizeof b->job - 1] = '\0';
+    b->app_threads = s->app_threads;
+    b->overflow = s->overflow;
+    b->joining = s->joining;
+    b->one_caller = s->one_caller;
+    __atomic_store_n(&b->progress, s->progress, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->deadlocks, s->deadlocks, __ATOMIC_RELAXED);
+    __builtin_memcpy(b->spawning, s->spawning, sizeof b->spawning);
+    b->spawning[sizeof b->spawning - 1] = '\0';
+    __atomic_store_n(&b->io, s->io, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->cpu, s->cpu, __ATOMIC_RELAXED);
+    __builtin_memcpy(b->wait_site, s->wait_site, sizeof b->wait_site);
+    b->wait_site[sizeof b->wait_site - 1] = '\0';
+    __builtin_memcpy(&b->wait, &s->wait, sizeof b->wait);
+    for (int t = 0; t < MC_BOARD_THREADS; t++) {
+        b->threads[t].tid = s->threads[t].tid;
+        __atomic_store_n(&b->threads[t].fn, s->threads[t].fn, __ATOMIC_RELAXED);
+        b->threads[t].fortran = s->threads[t].fortran;
+        __atomic_store_n(&b->threads[t].entries, s->threads[t].entries, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->threads[t].used, s->threads[t].used, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&b->state, s->state, __ATOMIC_RELEASE);
+}
 
 /* Whether wait w waits for world rank dead (a rank that ended). */
 static inline int mc_board_waits_for(const mc_board_wait *w, int dead)

@@ -106,6 +106,20 @@ static int install_dump_signal(void)
     return 0;
 }
 
+char *mc_board_names(size_t *len)
+{
+    *len = 0;
+    for (int i = 0; i < MC_FN_COUNT_; i++)
+        *len += strlen(mc_fn_table[i].name) + 1;
+    char *names = mc_malloc(*len);
+    if (names) {
+        char *q = names;
+        for (int i = 0; i < MC_FN_COUNT_; i++)
+            q = stpcpy(q, mc_fn_table[i].name) + 1;
+    }
+    return names;
+}
+
 void mc_board_open(const char *job, int world_size)
 {
     if (!mc_st.part_dir || mine || mc_st.world_rank < 0)
@@ -141,13 +155,8 @@ void mc_board_open(const char *job, int world_size)
     mc_board_page *b = p;
     /* The function names after the page, written once. */
     size_t len = 0;
-    for (int i = 0; i < MC_FN_COUNT_; i++)
-        len += strlen(mc_fn_table[i].name) + 1;
-    char *names = fd >= 0 ? mc_malloc(len) : NULL;
+    char *names = fd >= 0 ? mc_board_names(&len) : NULL;
     if (names) {
-        char *q = names;
-        for (int i = 0; i < MC_FN_COUNT_; i++)
-            q = stpcpy(q, mc_fn_table[i].name) + 1;
         if (pwrite(fd, names, len, sizeof(mc_board_page)) == (ssize_t)len) {
             b->names_off = sizeof(mc_board_page);
             b->names_len = (uint32_t)len;

@@ -16,6 +16,10 @@
  * MPI_Init's entry when the launcher's environment tells the rank, else
  * after it. Only with a part directory, once. */
 void mc_board_open(const char *job, int world_size);
+/* The names of the MPI functions, NUL-separated in the order of the fn
+ * numbers (what follows the page in a board's file), malloc'd; its length
+ * in *len. NULL when out of memory. */
+char *mc_board_names(size_t *len);
 /* The page, or NULL when there is none. */
 mc_board_page *mc_board_page_mine(void);
 
