@@ -1,7 +1,7 @@
 #!/bin/sh
 # Jobs across nodes (docs/design.md, "Jobs across nodes"): two "nodes" made
 # of Linux namespaces, each with its own network (a veth link between them),
-# host name, /tmp and /etc/hosts. mpirun (Open MPI's plm_rsh_agent, Hydra's
+# host name, temporary directory and /etc/hosts. mpirun (Open MPI's plm_rsh_agent, Hydra's
 # -launcher-exec) reaches the second node through a small script that enters
 # its namespaces, as ssh would. The launcher runs on the first node; ranks
 # on the second do not see its part directory and relay to it over TCP.
@@ -17,7 +17,7 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$work/err" ] && tail -25 "$work/err"; }
 
-work=$(mktemp -d "$b/tests/cluster.XXXXXX")     # not under /tmp: each node gets its own /tmp
+work=$(mktemp -d "$b/tests/cluster.XXXXXX")
 . "$src/tests/netns.sh"
 trap 'mc_nodes_down; rm -rf "$work"' EXIT
 mc_nodes_up "$work" || {

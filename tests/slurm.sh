@@ -3,7 +3,7 @@
 # Slurm of its own (Debian's munged, slurmctld and slurmd, configured in a
 # temporary directory, on ports of its own) and stops it after. Where the
 # namespaces of tests/netns.sh can be made, slurmd runs on two of them
-# (nodea, nodeb, their own /tmp); elsewhere one slurmd runs on this machine.
+# (nodea, nodeb, their own temporary directories); elsewhere one slurmd runs on this machine.
 # Checked on the MPI of this build, with its Slurm plugin (Open MPI: PMIx,
 # MPICH: PMI-2): a deadlock under --launcher="srun --mpi=...", a correct
 # program and a crash inside an allocation (salloc: the launcher picks srun
@@ -139,7 +139,7 @@ $mpicc -g -O0 -o "$work/deadlock_recv_recv" "$src/tests/programs/deadlock_recv_r
 
 report_has() { python3 "$src/tests/report_has.py" "$work/r.json" "$1"; }
 # Nothing of a run may stay: no job, no process of the program, no part
-# directory in any node's /tmp (or this machine's TMPDIR for the run).
+# directory in any node's temporary directory (or this machine's TMPDIR).
 nothing_left() {
     i=0
     while [ -n "$(on "$first" squeue -h 2>/dev/null)" ] && [ $i -lt 40 ]; do sleep 0.5; i=$((i + 1)); done
@@ -154,7 +154,7 @@ nothing_left() {
 }
 mkdir -p "$work/tmpdir"
 # run CMD...: on the first node, stderr in err, exit code in rc. There the
-# launcher's part directory is in the node's own /tmp; on this machine in a
+# launcher's part directory is in the node's own TMPDIR; on this machine in a
 # TMPDIR of the test's.
 run() {
     rm -f "$work/r.json"
