@@ -316,7 +316,8 @@ static void *serve(void *arg)
     size_t pcap = 0;
     char data[65536];
     for (;;) {
-        if (C.finishing && (C.nconns == 0 || now_ms() - C.last_data_ms > 3000))
+        if (__atomic_load_n(&C.finishing, __ATOMIC_ACQUIRE)
+            && (C.nconns == 0 || now_ms() - __atomic_load_n(&C.last_data_ms, __ATOMIC_RELAXED) > 3000))
             break;
         if (pcap < C.nconns + 2) {
             pcap = C.nconns + 64;
@@ -330,7 +331,7 @@ static void *serve(void *arg)
         for (size_t i = 0; i < C.nconns; i++)
             p[i + 2] = (struct pollfd){.fd = C.conns[i].fd, .events = POLLIN};
         size_t n = C.nconns;
-        if (poll(p, n + 2, C.finishing ? 100 : -1) < 0 && errno != EINTR)
+        if (poll(p, n + 2, __atomic_load_n(&C.finishing, __ATOMIC_ACQUIRE) ? 100 : -1) < 0 && errno != EINTR)
             break;
         if (p[1].revents) {
             char b[16];
@@ -345,7 +346,7 @@ static void *serve(void *arg)
             if (r < 0 && (errno == EINTR || errno == EAGAIN))
                 continue;
             if (r > 0)
-                C.last_data_ms = now_ms();
+                __atomic_store_n(&C.last_data_ms, now_ms(), __ATOMIC_RELAXED);
             if (r <= 0 || take(&C.conns[i], data, (size_t)r) != 0)
                 drop(i);
         }
@@ -429,7 +430,7 @@ void mc_collect_finish(void)
         return;
     /* The job has ended: what its processes sent is on its way; wait until
      * every connection is closed, or nothing came for 3 s. */
-    C.last_data_ms = now_ms();
+    __atomic_store_n(&C.last_data_ms, now_ms(), __ATOMIC_RELAXED);
     __atomic_store_n(&C.finishing, 1, __ATOMIC_RELEASE);
     if (write(C.wake[1], "x", 1) < 0) {
         /* the poll still wakes up every 100 ms */
