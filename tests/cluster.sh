@@ -49,7 +49,8 @@ run() {
     hosts=$1; np=$2; shift 2
     rm -f "$work/r.json"
     # shellcheck disable=SC2046
-    timeout -k 5 120 "$work/node" nodea "$b/src/mpicheck" --timeout=2 --hang-timeout=8 --report="$work/r.json" \
+    rm -f "$work/r.sarif"
+    timeout -k 5 120 "$work/node" nodea "$b/src/mpicheck" --timeout=2 --hang-timeout=8 --report="$work/r.json" --sarif="$work/r.sarif" \
         -- $(across "$hosts") -np "$np" "$@" > "$work/out" 2> "$work/err"
     rc=$?
 }
@@ -70,8 +71,8 @@ no_leftovers() {
 
 run nodea:1,nodeb:1 2 "$work/deadlock_recv_recv"
 if [ "$rc" -eq 3 ] && report_has 'sorted((c["rank"], c.get("host"), bool(c["stack"])) for c in calls("deadlock")) == [(0, "nodea", True), (1, "nodeb", True)]' \
-   && grep -q 'rank 1 on nodeb: MPI_Recv' "$work/err"; then
-    ok "deadlock across two nodes: both ranks with their hosts and stacks (exit $rc)"
+   && grep -q 'rank 1 on nodeb: MPI_Recv' "$work/err" && grep -q '"rank 1 on nodeb: MPI_Recv"' "$work/r.sarif"; then
+    ok "deadlock across two nodes: both ranks with their hosts and stacks, on the terminal, in JSON and in SARIF (exit $rc)"
 else
     bad "deadlock across two nodes: expected exit 3 and ranks 0 on nodea and 1 on nodeb with stacks, got exit $rc"
 fi

@@ -170,7 +170,7 @@ static json_t *related_location(const mc_call_text *c, size_t id)
     FILE *m = open_memstream(&text, &len);
     if (m == NULL)
         goto fail;
-    fprintf(m, "rank %s: %s", rank, c->call ? c->call : "?");
+    fprintf(m, "rank %s%s%s: %s", rank, c->host[0] ? " on " : "", c->host, c->call ? c->call : "?");
     if (fclose(m) != 0 ||
         json_object_set_new(loc, "message", json_pack("{s:o}", "text", mc_json_str(text)))) {
         free(text);
