@@ -284,7 +284,7 @@ void mc_runtime_after_init(int provided)
     mc_board_open(mc_st.job, mc_st.world_size);     /* when the rank was not known at MPI_Init's entry */
     mc_board_state(MC_BOARD_RUNNING);
     mc_board_one_caller(provided != MPI_THREAD_MULTIPLE);
-    mc_board_relay_start();     /* a rank on another node than the launcher's: its waits go there */
+    mc_board_relay_start();     /* a rank on another node than the launcher's: its board goes there */
     if (mc_st.world_rank == 0 && !mc_st.spawned)
         mc_report_job_line();
     mc_process_place place;

@@ -150,15 +150,8 @@ static void answer_ask(int fd, int dead)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", C.dir, e->d_name);
-        int bfd = open(path, O_RDONLY | O_CLOEXEC);
         mc_board_wait w;
-        uint32_t magic = 0;
-        int ok = bfd >= 0 && pread(bfd, &magic, sizeof magic, 0) == (ssize_t)sizeof magic
-                 && magic == MC_BOARD_MAGIC
-                 && pread(bfd, &w, sizeof w, offsetof(mc_board_page, wait)) == (ssize_t)sizeof w;
-        if (bfd >= 0)
-            close(bfd);
-        if (ok && mc_board_waits_for(&w, dead)) {
+        if (mc_board_read_wait(path, &w) == 0 && mc_board_waits_for(&w, dead)) {
             int n = snprintf(line, sizeof line, "%ld %d %llu %llu\n", r, w.fn, (unsigned long long)w.mod,
                              (unsigned long long)w.off);
             send_all(fd, line, (size_t)n);

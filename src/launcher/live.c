@@ -177,7 +177,7 @@ static void read_part(const char *path, part_file *pf)
 
 static void print_block(size_t i)
 {
-    mc_report_doc_name_hosts(&L.doc);     /* a job across nodes: each call's host */
+    mc_report_finding_name_hosts(&L.doc, &L.doc.findings[i]);     /* a job across nodes: each call's host */
     const mc_finding *f = &L.doc.findings[i];
     L.shown[i].printed = 1;
     L.shown[i].printed_nranks = f->nranks;

@@ -18,7 +18,10 @@
 #ifndef MPICHECK_BOARD_LAYOUT_H
 #define MPICHECK_BOARD_LAYOUT_H
 
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
 #define MC_BOARD_VERSION 5
@@ -170,6 +173,21 @@ static inline void mc_board_status_put(mc_board_page *b, const mc_board_status *
         __atomic_store_n(&b->threads[t].used, s->threads[t].used, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&b->state, s->state, __ATOMIC_RELEASE);
+}
+
+/* The wait of the board in file path (a dying rank reads its node's, the
+ * launcher the ones in its directory): 0, or -1 when there is none yet.
+ * open/pread only: safe enough for a dying process. */
+static inline int mc_board_read_wait(const char *path, mc_board_wait *w)
+{
+    uint32_t magic = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int ok = pread(fd, &magic, sizeof magic, 0) == (ssize_t)sizeof magic && magic == MC_BOARD_MAGIC
+             && pread(fd, w, sizeof *w, offsetof(mc_board_page, wait)) == (ssize_t)sizeof *w;
+    close(fd);
+    return ok ? 0 : -1;
 }
 
 /* Whether wait w waits for world rank dead (a rank that ended). */

@@ -265,17 +265,22 @@ static const char *host_of(const mc_report_doc *doc, const mc_call_text *c)
     return NULL;
 }
 
-void mc_report_doc_name_hosts(mc_report_doc *doc)
+void mc_report_finding_name_hosts(const mc_report_doc *doc, mc_finding *f)
 {
     if (doc->host_names < 2)
         return;
+    for (size_t k = 0; k < f->ncalls; k++) {
+        mc_call_text *c = &f->calls[k];
+        const char *h = c->host[0] || c->rank < 0 ? NULL : host_of(doc, c);
+        if (h)
+            snprintf(c->host, sizeof c->host, "%s", h);
+    }
+}
+
+void mc_report_doc_name_hosts(mc_report_doc *doc)
+{
     for (size_t i = 0; i < doc->nfindings; i++)
-        for (size_t k = 0; k < doc->findings[i].ncalls; k++) {
-            mc_call_text *c = &doc->findings[i].calls[k];
-            const char *h = c->host[0] || c->rank < 0 ? NULL : host_of(doc, c);
-            if (h)
-                snprintf(c->host, sizeof c->host, "%s", h);
-        }
+        mc_report_finding_name_hosts(doc, &doc->findings[i]);
 }
 
 /* Returns 0, -1 for a malformed line, -2 when out of memory. */

@@ -67,6 +67,8 @@ typedef struct {
  * when the job ran on more than one host (on one, reports stay as they
  * were: the host says nothing). */
 void mc_report_doc_name_hosts(mc_report_doc *doc);
+/* The same for one finding (the launcher's terminal, as it prints it). */
+void mc_report_finding_name_hosts(const mc_report_doc *doc, mc_finding *f);
 
 /* Appends one finding as a "finding" line to an open part file and flushes.
  * Returns 0 on success, -1 on a write error. */

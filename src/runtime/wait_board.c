@@ -82,15 +82,8 @@ static void board_path(char *buf, size_t cap, int rank)
 static int read_board(int rank, mc_board_wait *b)
 {
     char path[4096];
-    uint32_t magic = 0;
     board_path(path, sizeof path, rank);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int ok = pread(fd, &magic, sizeof magic, 0) == (ssize_t)sizeof magic && magic == MC_BOARD_MAGIC
-             && pread(fd, b, sizeof *b, offsetof(mc_board_page, wait)) == (ssize_t)sizeof *b;
-    close(fd);
-    return ok ? 0 : -1;
+    return mc_board_read_wait(path, b);
 }
 
 /* One waiter's call text: its call, and its call site resolved in this

@@ -1,7 +1,8 @@
 /*
  * test_cluster.c - unit tests of the pieces of jobs across nodes that need
  * no MPI: the launcher's collector against the ranks' relay over loopback
- * (launcher/collect.c, report/relay.c, report/relay_wire.h), and the
+ * (launcher/collect.c, report/relay.c, report/relay_wire.h), the hosts the
+ * merge names from the ranks' process lines (report/merge.c), and the
  * choice of srun inside a Slurm allocation (launcher/slurm.c) with a fake
  * srun in PATH.
  */
@@ -19,6 +20,7 @@
 #include "relay.h"
 #include "relay_wire.h"
 #include "slurm.h"
+#include "finding_json.h"
 #include "writers.h"
 
 static char dir[64];
@@ -140,6 +142,86 @@ START_TEST(test_wrong_token_refused)
 }
 END_TEST
 
+static void write_process(int rank, const char *host)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/rank-%d.jsonl", dir, rank);
+    FILE *f = fopen(p, "a");
+    ck_assert_ptr_nonnull(f);
+    mc_process_host h = {.rank = rank, .pid = 100 + rank, .node_id = host[4] == 'b', .local_rank = 0};
+    snprintf(h.host, sizeof h.host, "%s", host);
+    snprintf(h.source, sizeof h.source, "pmix");
+    ck_assert_int_eq(mc_part_write_process(f, &h), 0);
+    fclose(f);
+}
+
+/* A finding of rank `rank` with one call on each rank in calls[]. */
+static void write_finding(int rank, const int *calls, size_t n)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/rank-%d.jsonl", dir, rank);
+    FILE *f = fopen(p, "a");
+    ck_assert_ptr_nonnull(f);
+    mc_call_text ct[4];
+    memset(ct, 0, sizeof ct);
+    int ranks[4];
+    for (size_t i = 0; i < n; i++) {
+        ct[i].rank = ranks[i] = calls[i];
+        ct[i].call = (char *)"MPI_Recv";
+    }
+    mc_finding fd = {.cls = MC_CLASS_DEADLOCK, .severity = MC_SEV_ERROR, .message = (char *)"two ranks",
+                     .ranks = ranks, .nranks = n, .calls = ct, .ncalls = n};
+    ck_assert_int_eq(mc_part_write_finding(f, &fd), 0);
+    fclose(f);
+}
+
+/* A job across nodes: each call of a finding gets its rank's host, from
+ * that rank's process line, whichever rank reported it; the JSON keeps it
+ * and the text says "rank 1 on nodeb". */
+START_TEST(test_hosts_named)
+{
+    make_dir();
+    write_process(0, "nodea");
+    write_finding(0, (const int[]){0, 1}, 2);
+    write_process(1, "nodeb");
+    mc_report_doc doc = {0};
+    ck_assert_int_eq(mc_report_merge_dir(dir, &doc), 0);
+    ck_assert_int_eq(doc.host_names, 2);
+    ck_assert_uint_eq(doc.nfindings, 1);
+    ck_assert_str_eq(doc.findings[0].calls[0].host, "nodea");
+    ck_assert_str_eq(doc.findings[0].calls[1].host, "nodeb");
+    char *text = mc_finding_format_text(&doc.findings[0], 0);
+    ck_assert_ptr_nonnull(strstr(text, "rank 1 on nodeb: MPI_Recv"));
+    free(text);
+    json_t *o = mc_finding_to_json(&doc.findings[0]);
+    json_t *c1 = json_array_get(json_object_get(o, "calls"), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(c1, "host")), "nodeb");
+    json_decref(o);
+    mc_report_doc_clear(&doc);
+    remove_dir();
+}
+END_TEST
+
+/* On one host the reports stay as they were: no host anywhere. */
+START_TEST(test_one_host_unnamed)
+{
+    make_dir();
+    write_process(0, "laptop");
+    write_process(1, "laptop");
+    write_finding(1, (const int[]){1}, 1);
+    mc_report_doc doc = {0};
+    ck_assert_int_eq(mc_report_merge_dir(dir, &doc), 0);
+    ck_assert_int_eq(doc.host_names, 1);
+    ck_assert_uint_eq(doc.nhosts, 2);
+    ck_assert_str_eq(doc.findings[0].calls[0].host, "");
+    char *text = mc_finding_format_text(&doc.findings[0], 0);
+    ck_assert_ptr_null(strstr(text, " on laptop"));
+    free(text);
+    mc_report_doc_clear(&doc);
+    remove_dir();
+}
+END_TEST
+
 /* A fake srun in PATH that lists the plugins given. */
 static char bindir[64];
 
@@ -225,6 +307,8 @@ int main(void)
     tcase_add_test(tc, test_wrong_token_refused);
     tcase_add_test(tc, test_slurm_launcher);
     tcase_add_test(tc, test_slurm_args);
+    tcase_add_test(tc, test_hosts_named);
+    tcase_add_test(tc, test_one_host_unnamed);
     suite_add_tcase(s, tc);
     int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "writers.h"
-#include "finding_json.h"
 #include "skipped.h"
 
 static const char *const names[MC_CLASS_COUNT_] = {
@@ -132,69 +131,6 @@ static char *merge_capture(mc_report_doc *doc)
     unlink(tmpl);
     return buf;
 }
-
-static void write_process(const char *name, int rank, const char *host)
-{
-    FILE *fp = open_part(name, "a");
-    mc_process_host h = {.rank = rank, .pid = 100 + rank, .node_id = host[4] == 'b', .local_rank = 0};
-    snprintf(h.host, sizeof h.host, "%s", host);
-    snprintf(h.source, sizeof h.source, "pmix");
-    ck_assert_int_eq(mc_part_write_process(fp, &h), 0);
-    fclose(fp);
-}
-
-/* A job across nodes: each call of a finding gets its rank's host, from
- * that rank's process line, whichever rank reported it; the JSON keeps it
- * and the text says "rank 1 on nodeb". */
-START_TEST(hosts_named)
-{
-    mc_finding f = make(MC_CLASS_DEADLOCK, MC_SEV_ERROR, "two ranks", 0, "a.c", 5);
-    f.calls = realloc(f.calls, 2 * sizeof *f.calls);
-    f.ncalls = 2;
-    memset(&f.calls[1], 0, sizeof f.calls[1]);
-    f.calls[1].rank = 1;
-    f.calls[1].call = strdup("MPI_Recv");
-    write_process("rank-0.jsonl", 0, "nodea");
-    write_part("rank-0.jsonl", &f);
-    write_process("rank-1.jsonl", 1, "nodeb");
-    mc_finding_clear(&f);
-
-    mc_report_doc doc = {0};
-    merge_capture(&doc);
-    ck_assert_int_eq(doc.host_names, 2);
-    ck_assert_uint_eq(doc.nfindings, 1);
-    ck_assert_str_eq(doc.findings[0].calls[0].host, "nodea");
-    ck_assert_str_eq(doc.findings[0].calls[1].host, "nodeb");
-    char *text = mc_finding_format_text(&doc.findings[0], 0);
-    ck_assert_ptr_nonnull(strstr(text, "rank 1 on nodeb: MPI_Recv"));
-    free(text);
-    json_t *o = mc_finding_to_json(&doc.findings[0]);
-    json_t *c1 = json_array_get(json_object_get(o, "calls"), 1);
-    ck_assert_str_eq(json_string_value(json_object_get(c1, "host")), "nodeb");
-    json_decref(o);
-    mc_report_doc_clear(&doc);
-}
-END_TEST
-
-/* On one host the reports stay as they were: no host anywhere. */
-START_TEST(one_host_unnamed)
-{
-    mc_finding f = make(MC_CLASS_INVALID_ARGUMENT, MC_SEV_ERROR, "bad", 1, "a.c", 5);
-    write_process("rank-0.jsonl", 0, "laptop");
-    write_process("rank-1.jsonl", 1, "laptop");
-    write_part("rank-1.jsonl", &f);
-    mc_finding_clear(&f);
-    mc_report_doc doc = {0};
-    merge_capture(&doc);
-    ck_assert_int_eq(doc.host_names, 1);
-    ck_assert_uint_eq(doc.nhosts, 2);
-    ck_assert_str_eq(doc.findings[0].calls[0].host, "");
-    char *text = mc_finding_format_text(&doc.findings[0], 0);
-    ck_assert_ptr_null(strstr(text, " on laptop"));
-    free(text);
-    mc_report_doc_clear(&doc);
-}
-END_TEST
 
 START_TEST(class_names)
 {
@@ -630,8 +566,6 @@ int main(void)
     tcase_add_test(tc, text_format);
     tcase_add_test(tc, fold_by_pc);
     tcase_add_test(tc, text_frame_limit);
-    tcase_add_test(tc, hosts_named);
-    tcase_add_test(tc, one_host_unnamed);
     suite_add_tcase(s, tc);
     int failed = mc_run_suite(s, CK_FORK_GETENV);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
