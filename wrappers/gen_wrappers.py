@@ -48,7 +48,7 @@ ROLE_REFS.update({
     "COLLBUF": 2, "COLLBUF_SUM": 1,
 })
 BUFFER_ROLES = {"SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF", "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV"}
-FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large", "held"]
+FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large", "held", "synced"]
 
 # Scalar C types and the mc_value member that stores them.
 SCALAR_CTYPES = {
@@ -385,6 +385,9 @@ def gen_wrapper(p, decls, own_decl):
         # Held until its handshake ended (src/coll/held.c), when coll says so.
         req = next(q.name for q in p.params if q.role == "REQ_OUT")
         lines.append(f"    {ret} rc_ = c_.hold ? mc_hold_start(&c_, mc_start_{p.name}, {req}) : P{p.name}({args});")
+    elif "synced" in p.flags:
+        # Its handshake already synchronized every member (src/coll/hs_p2p.c).
+        lines.append(f"    {ret} rc_ = c_.synced ? MPI_SUCCESS : P{p.name}({args});")
     else:
         lines.append(f"    {ret} rc_ = P{p.name}({args});")
     ok = "rc_ == MPI_SUCCESS" if ret == "int" else "1"

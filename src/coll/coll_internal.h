@@ -54,6 +54,15 @@ typedef struct hs {
     mc_origin origin;
     const void *caller;
     struct hs *next;
+    /* The first reduction by point-to-point on the communicator's copy
+     * (hs_p2p.c) instead of MPI_Iallreduce on the shadow. */
+    int p2p;                /* MC_HS_P2P_*: running that way, or failed with requests maybe in MPI's hands */
+    int p2p_used;           /* 1: its first reduction went that way */
+    MPI_Comm p2p_comm;
+    int p2p_op, p2p_nops, p2p_tag;
+    MPI_Request p2p_req[2];
+    struct { int peer; unsigned char step, send, recv, replace; } p2p_ops[34];
+    int64_t p2p_in[MC_CR_INTRA_SLOTS];
 } hs_t;
 
 mc_part mc_part_of(MPI_Datatype t, MPI_Count n);
@@ -67,6 +76,15 @@ MPI_Datatype mc_arg_type_at(const mc_coll_fn *f, const mc_call *c, int i, int k)
 /* Fills r with this member's record of call c (and reports MPI_IN_PLACE misuse). */
 void mc_rec_build(mc_call *c, const mc_coll_fn *f, hs_t *h, mc_collrec *r);
 
+/* v-variants' second look (vexch.c): whether it runs (from the combined
+ * record, the same on every member); the parts, computed in the call (the
+ * count arrays are the application's); the exchange; its judgment (sets
+ * h->vbad and h->vnote). */
+int mc_vexch_runs(const hs_t *h);
+void mc_vexch_prepare(mc_call *c, hs_t *h);
+int mc_vexch_start(hs_t *h);
+void mc_vexch_judge(hs_t *h);
+
 /* The handshake's report (hs_report.c): the summary of the call, taken in
  * it; gathering every member's details to the member of rank 0 (two
  * stages); that member's finding, in full or (nonblocking calls, one
@@ -79,6 +97,34 @@ int mc_hs_start_details(hs_t *h);
 int mc_hs_start_details_data(hs_t *h);
 void mc_hs_write_finding(hs_t *h);
 void mc_hs_write_short_finding(hs_t *h);
+
+/* The handshakes' point-to-point reduction (hs_p2p.c). A communicator
+ * that has had MC_HS_TWIN_AFTER collectives gets a copy of its shadow; once
+ * a clean blocking handshake shows every member has it, the first
+ * reduction of its later handshakes is a recursive-doubling exchange of
+ * the record on that copy (one round trip at 2 ranks, where MPI_Iallreduce
+ * costs three times as long in both MPIs). */
+#define MC_HS_TWIN_AFTER 32
+enum { MC_HS_P2P_NO = 0, MC_HS_P2P_RUNNING, MC_HS_P2P_FAILED };
+/* In the handshake's call, after coll_seq counted it: starts the copy at
+ * the collective that reaches MC_HS_TWIN_AFTER; puts this member's
+ * MC_CR_TWIN_WAIT into its record (blocking: tests the copy first). */
+void mc_hs_p2p_enter(struct mc_pcomm *pc, hs_t *h, int blocking);
+/* Starts h's first reduction that way; 0 when it runs, else MPI's code. */
+int mc_hs_p2p_start(hs_t *h, struct mc_pcomm *pc);
+/* Drives it: 1 done (h->all holds the combined record), 0 not yet, -1 failed. */
+int mc_hs_p2p_progress(hs_t *h);
+/* Whether h, a clean blocking MPI_Barrier's handshake by point-to-point,
+ * has itself synchronized every member: no member ends the exchange before
+ * every member's record reached it, which is all MPI_Barrier promises. */
+int mc_hs_p2p_synced(const hs_t *h);
+/* After a clean blocking handshake: from now on that way, when every member
+ * said its copy is ready. */
+void mc_hs_p2p_after(struct mc_pcomm *pc, const hs_t *h);
+/* Waits until a copy started has been made (MPI_Finalize, frees). */
+void mc_hs_p2p_wait(struct mc_pcomm *pc);
+/* The application frees the communicator: its copy goes too (once made). */
+void mc_hs_p2p_comm_freed(struct mc_pcomm *pc);
 
 /* Neighbor collectives (neighbor.c). A topology communicator gets a twin
  * when it is made: the same topology over its shadow. */

@@ -40,6 +40,7 @@ enum {
     MC_CR_VBAD,             /* 1: a member found its part differs from what its peer expects */
     MC_CR_NOVEX,            /* 1: a member cannot take part in a v-variant's exchange (bad arguments) */
     MC_CR_ONESTAGE,         /* 1: a member runs the reduction only (nonblocking, persistent) */
+    MC_CR_TWIN_WAIT,        /* 1: a member's point-to-point copy for handshakes is not ready (hs_p2p.c); never a mismatch */
     MC_CR_SEND_HASH,        /* signature hash of one part group 0 sends */
     MC_CR_SEND_BYTES,       /* bytes of that part */
     MC_CR_RECV_HASH,        /* signature hash of one part group 0 receives */

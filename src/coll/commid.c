@@ -216,6 +216,7 @@ void mc_coll_comm_ready(mc_pcomm *pc)
 {
     if (pc->is_inter && pc->flat_copy != MC_FLAT_NONE)
         inter_flat_wait(pc);
+    mc_hs_p2p_wait(pc);     /* MPI_Finalize: the handshakes' copy (hs_p2p.c) */
     if (pc->is_inter || pc->flat != MPI_COMM_NULL)
         return;
     pc->flat = pc->shadow;
@@ -274,6 +275,7 @@ void mc_coll_comm_freed(mc_pcomm *pc)
     if (pc->flat_copy != MC_FLAT_NONE)
         inter_flat_wait(pc);    /* never freed, nor forgotten, while MPI copies it */
     mc_nbr_comm_freed(pc);
+    mc_hs_p2p_comm_freed(pc);
     /* Freed, never disconnected, even when the program disconnects a
      * communicator between two jobs: Open MPI 4.1 hangs in the
      * disconnect of an intracommunicator merged from such an

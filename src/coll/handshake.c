@@ -1,18 +1,17 @@
 /*
  * handshake.c - the collective handshake: before the real collective, the
  * members combine their records (record.c) with one MPI_Iallreduce(MPI_MAX)
- * of a fixed-size vector on the communicator's shadow, polled in the p2p
- * engine's wait loop (timeout, deadlock detection). Everyone then holds the
- * same verdict (collrec.c). Only when members disagree do they send their
- * call's details, to one member, which writes one finding.
+ * of a fixed-size vector on the communicator's shadow (or, on a
+ * communicator with many collectives, the same reduction by point-to-point
+ * on a copy of the shadow: hs_p2p.c), polled in the p2p engine's wait loop
+ * (timeout, deadlock detection). Everyone then holds the same verdict
+ * (collrec.c). Only when members disagree do they send their call's
+ * details, to one member, which writes one finding.
  *
- * v-variants need a second look: whether each member's part matches the
- * count its peer gives for it (the root's recvcounts[i] of MPI_Gatherv, the
- * pairs of MPI_Alltoallv) is decided by an exchange of 32-byte parts along
- * the operation's own pattern (MPI_Iscatter from the root, MPI_Ialltoall),
- * then a second reduction of one flag. Still no member receives more than the
- * collective itself gives it. Neighbor collectives take the same path, their
- * parts travelling along the topology's edges (neighbor.c).
+ * v-variants need a second look (vexch.c): an exchange of 32-byte parts
+ * along the operation's own pattern, then a second reduction of one flag.
+ * Neighbor collectives take the same path, their parts travelling along the
+ * topology's edges (neighbor.c).
  *
  * Nonblocking and persistent collectives start their handshake in the call
  * and it finishes in the background (mc_coll_service, from every engine
@@ -49,123 +48,6 @@ int mc_coll_started_keys(uint64_t *out, int max)
     return n;
 }
 
-/* Whether the v-exchange runs: decided from the combined record, so that
- * every member takes the same path. */
-static int has_vexch(const hs_t *h)
-{
-    int64_t lo, hi;
-    if (mc_collrec_get(&h->all, MC_CR_NOVEX, &lo, &hi) && hi > 0)
-        return 0;
-    switch (h->f->shape) {
-    case MC_SH_GATHERV: case MC_SH_SCATTERV: case MC_SH_ALLTOALLV: case MC_SH_ALLTOALLW:
-        return 1;
-    case MC_SH_NEIGHBOR:        /* the parts of each edge (neighbor.c) */
-        return h->f->nbr != MC_NBR_NONE;
-    default:
-        return 0;
-    }
-}
-
-/* The parts of a v-variant, computed in the call (the arrays belong to the
- * application and may be gone when the exchange runs). */
-static void prepare_v(mc_call *c, hs_t *h)
-{
-    const mc_coll_fn *f = h->f;
-    int n = h->npeers, shape = f->shape;
-    if (n <= 0 || !(shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV
-                    || shape == MC_SH_ALLTOALLV || shape == MC_SH_ALLTOALLW))
-        return;
-    /* Every member takes part in the exchange (the path must be the same
-     * everywhere); one whose arguments failed the checks sends parts marked
-     * unreadable, which are never compared. */
-    int readable = !c->invalid;
-    const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;
-    const void *rb = f->a_rbuf >= 0 ? c->vals[f->a_rbuf].p : NULL;
-    int is_root = h->inter ? h->root_arg == MPI_ROOT : h->root_arg == h->comm_rank;
-    int inactive = h->inter && h->root_arg == MPI_PROC_NULL;
-    if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
-        int gath = shape == MC_SH_GATHERV;
-        int cnt = gath ? f->a_rcount : f->a_scount, typ = gath ? f->a_rtype : f->a_stype;
-        h->vsend = mc_calloc((size_t)(is_root ? n : 1), sizeof *h->vsend);
-        h->vrecv = mc_calloc(1, sizeof *h->vrecv);
-        if (!h->vsend || !h->vrecv)
-            goto fail;
-        if (is_root && readable)
-            for (int k = 0; k < n; k++)
-                h->vsend[k] = mc_part_of(c->vals[typ].type, mc_arg_count_at(f, c, cnt, k));
-        /* This member's own part, compared with what the root sends it. */
-        int in_place = h->inter ? 0 : gath ? sb == MPI_IN_PLACE : rb == MPI_IN_PLACE;
-        if (readable && !inactive && !(h->inter && is_root) && !(is_root && in_place)) {
-            h->vgot = gath ? mc_part_of(c->vals[f->a_stype].type, mc_arg_count(c, f->a_scount))
-                           : mc_part_of(c->vals[f->a_rtype].type, mc_arg_count(c, f->a_rcount));
-        }
-        return;
-    }
-    /* MPI_Alltoallv / w: what goes to each peer, what each peer should send. */
-    h->vsend = mc_calloc((size_t)n, sizeof *h->vsend);
-    h->vrecv = mc_calloc((size_t)(2 * n), sizeof *h->vrecv);    /* received, then expected */
-    if (!h->vsend || !h->vrecv)
-        goto fail;
-    int in_place = sb == MPI_IN_PLACE;
-    for (int k = 0; k < n && readable; k++) {
-        h->vsend[k] = in_place ? mc_part_of(mc_arg_type_at(f, c, f->a_rtype, k), mc_arg_count_at(f, c, f->a_rcount, k))
-                               : mc_part_of(mc_arg_type_at(f, c, f->a_stype, k), mc_arg_count_at(f, c, f->a_scount, k));
-        h->vrecv[n + k] = mc_part_of(mc_arg_type_at(f, c, f->a_rtype, k), mc_arg_count_at(f, c, f->a_rcount, k));
-    }
-    return;
-fail:
-    free(h->vsend);
-    free(h->vrecv);
-    h->vsend = h->vrecv = NULL;
-}
-
-static int start_vexch(hs_t *h)
-{
-    int shape = h->f->shape;
-    if (shape == MC_SH_NEIGHBOR)
-        return mc_nbr_start(h);
-    if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
-        mc_part got = {0, 0, 0, 0};
-        int rc = PMPI_Iscatter(h->vsend, 4, MPI_INT64_T, h->vrecv, 4, MPI_INT64_T, h->root_arg,
-                               h->shadow, &h->req);
-        (void)got;
-        return rc;
-    }
-    return PMPI_Ialltoall(h->vsend, 4, MPI_INT64_T, h->vrecv, 4, MPI_INT64_T, h->shadow, &h->req);
-}
-
-static void judge_vexch(hs_t *h)
-{
-    int shape = h->f->shape;
-    if (shape == MC_SH_NEIGHBOR) {
-        mc_nbr_judge(h);
-        return;
-    }
-    if (shape == MC_SH_GATHERV || shape == MC_SH_SCATTERV) {
-        if (h->vgot.valid && mc_part_differs(h->vgot, h->vrecv[0])) {
-            h->vbad = 1;
-            mc_part_note(h, h->vgot, h->vrecv[0],
-                         shape == MC_SH_GATHERV ? "the root's recvcounts" : "the root's sendcounts");
-            if (shape == MC_SH_SCATTERV)    /* "sends" reads wrong for a receiver */
-                snprintf(h->vnote, sizeof h->vnote, "receives %lld bytes where the root's sendcounts says %lld bytes%s",
-                         (long long)h->vgot.bytes, (long long)h->vrecv[0].bytes,
-                         h->vgot.bytes == h->vrecv[0].bytes ? " of another type signature" : "");
-        }
-        return;
-    }
-    for (int k = 0; k < h->npeers; k++) {
-        if (mc_part_differs(h->vrecv[k], h->vrecv[h->npeers + k])) {
-            h->vbad = 1;
-            if (!h->vnote[0])
-                snprintf(h->vnote, sizeof h->vnote,
-                         "expects %lld bytes from rank %d, which sends it %lld bytes%s",
-                         (long long)h->vrecv[h->npeers + k].bytes, k, (long long)h->vrecv[k].bytes,
-                         h->vrecv[k].bytes == h->vrecv[h->npeers + k].bytes ? " of another type signature" : "");
-            break;
-        }
-    }
-}
-
 /* Whether the handshake ends with its first reduction: when any member's
  * call is nonblocking or persistent (decided from the combined record, so
  * all members agree even when blocking meets nonblocking). */
@@ -180,6 +62,16 @@ static int advance(hs_t *h)
 {
     if (h->queued)
         return 0;
+    if (h->p2p == MC_HS_P2P_RUNNING) {     /* the first reduction by point-to-point (hs_p2p.c) */
+        int d = mc_hs_p2p_progress(h);
+        if (d == 0)
+            return 0;
+        if (d < 0) {
+            h->stage = HS_DONE;
+            mc_skipped(MC_SKIP_COLL_HANDSHAKE);
+            return 1;
+        }
+    }
     for (;;) {
         if (h->stage == HS_DONE)
             return 1;
@@ -207,9 +99,9 @@ static int advance(hs_t *h)
                 if (h->verdict && h->flat_rank == 0)
                     mc_hs_write_short_finding(h);
                 h->stage = HS_DONE;
-            } else if (!h->verdict && h->stage == HS_REDUCE && has_vexch(h)) {
+            } else if (!h->verdict && h->stage == HS_REDUCE && mc_vexch_runs(h)) {
                 h->stage = HS_VEXCH;
-                rc = start_vexch(h);
+                rc = mc_vexch_start(h);
             } else if (h->verdict) {
                 h->stage = HS_DSIZE;
                 rc = mc_hs_start_details(h);
@@ -218,7 +110,7 @@ static int advance(hs_t *h)
             }
             break;
         case HS_VEXCH:
-            judge_vexch(h);
+            mc_vexch_judge(h);
             mc_collrec_init(&h->mine);
             mc_collrec_put(&h->mine, MC_CR_KIND, 1);
             mc_collrec_put(&h->mine, MC_CR_VBAD, h->vbad);
@@ -297,7 +189,7 @@ void mc_hs_reserve_fill(void)
 
 static void hs_free(hs_t *h)
 {
-    if (h->req != MPI_REQUEST_NULL)
+    if (h->req != MPI_REQUEST_NULL || h->p2p)
         return;     /* still in MPI's hands: leaked rather than freed under it */
     free(h->vsend);
     free(h->vrecv);
@@ -445,7 +337,7 @@ void mc_coll_enter(mc_call *c)
     h->caller = c->caller;
     mc_rec_build(c, f, h, &h->mine);
     mc_collrec_init(&h->all);   /* an intracommunicator's reduction fills only the first slots */
-    prepare_v(c, h);
+    mc_vexch_prepare(c, h);
     int vshape = f->shape == MC_SH_GATHERV || f->shape == MC_SH_SCATTERV
                  || f->shape == MC_SH_ALLTOALLV || f->shape == MC_SH_ALLTOALLW;
     if (vshape && (c->invalid || !h->vsend || !h->vrecv))
@@ -465,11 +357,20 @@ void mc_coll_enter(mc_call *c)
     } else {
         h->call = c;
     }
-    /* The first reduction: now, or in order once a copy of the shadow the
-     * checker is making has ended (shadow_queue.c). */
-    int rc = MPI_SUCCESS;
-    h->queued = 1;
-    if (mc_sq_submit(h->flat, start_first_reduction, h, &rc) && rc != MPI_SUCCESS) {
+    /* The first reduction: by point-to-point on the communicator's copy
+     * once every member has one (hs_p2p.c); else now, or in order once a
+     * copy of the shadow the checker is making has ended (shadow_queue.c). */
+    mc_hs_p2p_enter(pc, h, blocking);
+    int rc = MPI_SUCCESS, failed;
+    if (pc->hs_p2p) {
+        failed = mc_hs_p2p_start(h, pc) != MPI_SUCCESS;
+        if (failed)
+            mc_skipped(MC_SKIP_COLL_HANDSHAKE);
+    } else {
+        h->queued = 1;
+        failed = mc_sq_submit(h->flat, start_first_reduction, h, &rc) && rc != MPI_SUCCESS;
+    }
+    if (failed) {
         hs_free(h);
         if (mc_coll_nheld)
             mc_coll_held_flush(comm);
@@ -498,6 +399,8 @@ void mc_coll_enter(mc_call *c)
     blocking_now = h;
     mc_eng_wait(c, hs_ready, hs_describe, h);
     blocking_now = NULL;
+    c->synced = mc_hs_p2p_synced(h);
+    mc_hs_p2p_after(pc, h);
     /* What was held on this communicator is called before this one
      * (handshakes end in order: theirs have ended too, as a rule). */
     if (mc_coll_nheld)
@@ -514,7 +417,7 @@ int mc_coll_comm_busy(MPI_Comm comm)
     if (mc_sq_uses(comm))
         return 1;
     for (hs_t *h = pending; h; h = h->next)
-        if (h->flat == comm || h->shadow == comm)
+        if (h->flat == comm || h->shadow == comm || (h->p2p && h->p2p_comm == comm))
             return 1;
     return 0;
 }

@@ -136,6 +136,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->coll_key = 0;
     c->hold = 0;
     c->held = NULL;
+    c->synced = 0;
     /* Several threads may be in MPI at once: the last one to enter wins. */
     __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);
     __atomic_store_n(&mc_st.last_fortran, c->fortran & MC_LANG_FORTRAN, __ATOMIC_RELAXED);

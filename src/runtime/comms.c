@@ -84,6 +84,8 @@ static mc_pcomm *pcomm_add(MPI_Comm comm, MPI_Comm shadow)
     pc->rank = -1;
     pc->flat = pc->flat_of = pc->flat_next = MPI_COMM_NULL;
     pc->flat_req = MPI_REQUEST_NULL;
+    pc->hs_twin = MPI_COMM_NULL;
+    pc->hs_twin_req = MPI_REQUEST_NULL;
     MC_LOCK();
     mc_obj *o = mc_comm_find(comm);
     if (o)
@@ -501,8 +503,8 @@ void mc_pcomms_copies_wait(void)
 {
     for (mc_pcomm *pc = pcomms; pc; pc = pc->all_next) {
         copy_wait(pc);
-        if (pc->flat_copy != MC_FLAT_NONE)
-            mc_coll_hook.comm_ready(pc);    /* an idup'ed intercommunicator's flat copy */
+        if (pc->flat_copy != MC_FLAT_NONE || pc->hs_twin_state != 0)
+            mc_coll_hook.comm_ready(pc);    /* an idup'ed intercommunicator's flat copy, the handshakes' copy */
     }
 }
 

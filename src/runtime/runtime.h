@@ -118,6 +118,13 @@ typedef struct mc_pcomm {
      * its copies too, or the jobs would stay connected through them. */
     int spans_worlds;
     int disconnecting;      /* the program's MPI_Comm_disconnect is under way */
+    /* The collective handshakes' point-to-point copy of the shadow, made
+     * once the communicator has had MC_HS_TWIN_AFTER collectives
+     * (coll/hs_p2p.c): MC_TWIN_* state, and whether handshakes run on it. */
+    MPI_Comm hs_twin;
+    MPI_Request hs_twin_req;
+    int hs_twin_state;
+    int hs_p2p;
     struct mc_pcomm *all_prev, *all_next;   /* every record */
 } mc_pcomm;
 

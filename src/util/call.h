@@ -66,6 +66,8 @@ typedef struct {
     int hold;                   /* 1: the real nonblocking collective starts once its handshake ended
                                  * (coll/held.c); the wrapper calls mc_hold_start instead */
     void *held;                 /* then the engine's record of it (mc_prec) */
+    int synced;                 /* 1: an MPI_Barrier whose handshake already synchronized every member:
+                                 * the wrapper makes no real call (`!synced`, coll/hs_p2p.c) */
     const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
     uint64_t seq;               /* this thread's count of calls at its enter: tells apart calls that
                                  * share a stack address */

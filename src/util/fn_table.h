@@ -46,7 +46,8 @@ enum {
     MC_FLAG_PERSISTENT = 1u << 4,
     MC_FLAG_BLOCK = 1u << 5,
     MC_FLAG_ENGINE = 1u << 6,
-    MC_FLAG_HELD = 1u << 7      /* a nonblocking collective the checker may start later (src/coll/held.c) */
+    MC_FLAG_HELD = 1u << 7,     /* a nonblocking collective the checker may start later (src/coll/held.c) */
+    MC_FLAG_SYNCED = 1u << 8    /* MPI_Barrier: no real call once its handshake synchronized every member (coll/hs_p2p.c) */
 };
 
 #define MC_MAX_REFS 5

@@ -1,0 +1,281 @@
+/*
+ * hs_p2p.c - the first reduction of a collective handshake by
+ * point-to-point messages instead of MPI_Iallreduce.
+ *
+ * RATIONALE: a handshake is a second collective before each one, and MPI's
+ * nonblocking reduction is slow for a small vector: at 2 ranks over shared
+ * memory an MPI_Iallreduce of the 208-byte record takes about 1.9 us in
+ * both Open MPI 4.1 and MPICH 4.0 (libnbc's and MPICH's schedules), where
+ * an exchange of the same bytes by MPI_Isend/MPI_Irecv takes 0.4 to 0.9 us
+ * (docs/performance.md). The record is combined with MPI_MAX slot by slot,
+ * which is exact, associative and commutative, so a recursive-doubling
+ * exchange (MPICH's algorithm for small allreduces: log2(p) rounds, plus
+ * one before and one after for the ranks beyond the largest power of two)
+ * gives every member the same combined record.
+ *
+ * The messages cannot go on the shadow: a mirror receive with MPI_ANY_TAG
+ * posted there for the application's receive would take them. So a
+ * communicator gets a copy of its shadow (MPI_Comm_idup, started through
+ * the shadow queue like every other copy) when it reaches MC_HS_TWIN_AFTER
+ * collectives: communicators with few collectives, the most numerous,
+ * never cost a third communicator. Every member starts that copy at the
+ * same collective. Which reduction a handshake uses must be the same on
+ * every member, and a member's copy completes on its own time; so each
+ * record carries MC_CR_TWIN_WAIT (1 while this member's copy is not ready),
+ * and a clean blocking handshake whose combined record shows 0 everywhere
+ * switches the communicator to point-to-point for every later handshake.
+ * Every member sees the same combined record and the same verdict, and a
+ * clean verdict means every member's call was blocking too, so each
+ * member switches after the same collective, before it starts the next.
+ *
+ * Tags: each handshake's messages carry a tag from its collective number
+ * and round, so handshakes running together (nonblocking ones) never take
+ * each other's messages; the tags repeat after 960 collectives, which
+ * only matters if as many handshakes of one communicator are pending at
+ * once (MPI then still pairs them in order). Not used on
+ * intercommunicators (their handshake runs on a merge), under
+ * MPI_THREAD_MULTIPLE, or on communicators that span two jobs.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll_internal.h"
+#include "runtime.h"
+#include "state.h"
+
+enum { MC_TWIN_NONE = 0, MC_TWIN_QUEUED, MC_TWIN_COPYING, MC_TWIN_READY, MC_TWIN_FAILED };
+
+static int start_copy(void *ctx)
+{
+    mc_pcomm *pc = ctx;
+    int rc = PMPI_Comm_idup(pc->shadow, &pc->hs_twin, &pc->hs_twin_req);
+    if (rc != MPI_SUCCESS) {
+        pc->hs_twin_state = MC_TWIN_FAILED;
+        pc->hs_twin = MPI_COMM_NULL;
+        pc->hs_twin_req = MPI_REQUEST_NULL;
+        return rc;
+    }
+    pc->hs_twin_state = MC_TWIN_COPYING;
+    /* Later collectives of the checker on the shadow wait for the copy
+     * (shadow_queue.c says why). */
+    mc_sq_copy_started_req(pc->shadow, pc, &pc->hs_twin_req);
+    return rc;
+}
+
+static int eligible(const mc_pcomm *pc)
+{
+    return !pc->is_inter && !pc->spans_worlds && pc->flat == pc->shadow && pc->shadow != MPI_COMM_NULL
+           && mc_st.thread_level != MPI_THREAD_MULTIPLE;
+}
+
+/* Whether this member's copy is ready; a test only where the call may
+ * drive MPI's progress (blocking calls: see handshake.c). */
+static int copy_ready(mc_pcomm *pc, int may_test)
+{
+    if (pc->hs_twin_state == MC_TWIN_COPYING && may_test && pc->hs_twin_req != MPI_REQUEST_NULL) {
+        int flag = 0;
+        if (PMPI_Test(&pc->hs_twin_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            pc->hs_twin_req = MPI_REQUEST_NULL;
+            pc->hs_twin_state = MC_TWIN_FAILED;
+        }
+    }
+    if (pc->hs_twin_state == MC_TWIN_COPYING && pc->hs_twin_req == MPI_REQUEST_NULL)
+        pc->hs_twin_state = pc->hs_twin != MPI_COMM_NULL ? MC_TWIN_READY : MC_TWIN_FAILED;
+    return pc->hs_twin_state == MC_TWIN_READY;
+}
+
+/* MC_HS_TWIN_AFTER, or MPICHECK_INTERNAL_TWIN_AFTER (the tests run every
+ * collective program with 1, so that the point-to-point path sees them
+ * all: tests/hs_p2p.sh). The launcher gives every rank the same value. */
+static uint64_t twin_after(void)
+{
+    static uint64_t after;
+    if (!after) {
+        const char *e = getenv("MPICHECK_INTERNAL_TWIN_AFTER");
+        long v = e ? strtol(e, NULL, 10) : 0;
+        after = v > 0 ? (uint64_t)v : MC_HS_TWIN_AFTER;
+    }
+    return after;
+}
+
+void mc_hs_p2p_enter(mc_pcomm *pc, hs_t *h, int blocking)
+{
+    if (pc->coll_seq == twin_after() && pc->hs_twin_state == MC_TWIN_NONE && eligible(pc)) {
+        int rc = MPI_SUCCESS;
+        pc->hs_twin_state = MC_TWIN_QUEUED;
+        if (mc_sq_submit(pc->shadow, start_copy, pc, &rc) && rc != MPI_SUCCESS)
+            pc->hs_twin_state = MC_TWIN_FAILED;
+    }
+    mc_collrec_put(&h->mine, MC_CR_TWIN_WAIT, copy_ready(pc, blocking) ? 0 : 1);
+}
+
+/* MPICHECK_INTERNAL_TEST_P2P_TRACE: a stderr line when a communicator
+ * switches, and at the first MPI_Barrier left to its handshake, for
+ * tests/hs_p2p.sh (that the path it tests ran). */
+static int tracing(void)
+{
+    static int on = -1;
+    if (on < 0)
+        on = getenv("MPICHECK_INTERNAL_TEST_P2P_TRACE") != NULL;
+    return on;
+}
+
+void mc_hs_p2p_after(mc_pcomm *pc, const hs_t *h)
+{
+    int64_t lo, hi;
+    if (!pc->hs_p2p && !h->verdict && h->stage == HS_DONE && pc->hs_twin_state == MC_TWIN_READY
+        && mc_collrec_get(&h->all, MC_CR_TWIN_WAIT, &lo, &hi) && lo == 0 && hi == 0) {
+        pc->hs_p2p = 1;
+        if (tracing())
+            fprintf(stderr, "mpicheck-trace: rank %d: handshakes by point-to-point after collective %llu "
+                    "of a communicator of %d\n", mc_st.world_rank, (unsigned long long)pc->coll_seq, pc->size);
+    }
+}
+
+int mc_hs_p2p_synced(const hs_t *h)
+{
+    static int told;
+    int synced = h->fn == MC_FN_MPI_Barrier && h->stage == HS_DONE && !h->verdict && h->p2p_used
+                 && h->p2p == MC_HS_P2P_NO && h->p2p_op == h->p2p_nops;
+    if (synced && !told && tracing()) {
+        told = 1;
+        fprintf(stderr, "mpicheck-trace: rank %d: MPI_Barrier without a real call\n", mc_st.world_rank);
+    }
+    return synced;
+}
+
+/* The rounds of a recursive-doubling allreduce for rank r of p. */
+static void plan(hs_t *h, int r, int p)
+{
+    int pof2 = 1, n = 0;
+    while (pof2 * 2 <= p)
+        pof2 *= 2;
+    int rem = p - pof2, newrank;
+    /* Each step's tag is its place in the algorithm, not in this rank's
+     * list: a rank beyond the largest power of two has no first step. */
+#define OP(STEP, PEER, S, R, REPL) do { h->p2p_ops[n].step = (STEP); h->p2p_ops[n].peer = (PEER); \
+        h->p2p_ops[n].send = (S); h->p2p_ops[n].recv = (R); h->p2p_ops[n].replace = (REPL); n++; } while (0)
+    if (r < 2 * rem) {
+        if (r % 2 == 0) {
+            OP(0, r + 1, 1, 0, 0);      /* give its record to r + 1, which stands for both */
+            newrank = -1;
+        } else {
+            OP(0, r - 1, 0, 1, 0);
+            newrank = r / 2;
+        }
+    } else {
+        newrank = r - rem;
+    }
+    if (newrank >= 0)
+        for (int mask = 1, step = 1; mask < pof2; mask <<= 1, step++) {
+            int pn = newrank ^ mask;
+            OP(step, pn < rem ? pn * 2 + 1 : pn + rem, 1, 1, 0);
+        }
+    if (r < 2 * rem)
+        OP(33, r % 2 ? r - 1 : r + 1, r % 2, r % 2 == 0, 1);   /* the result back */
+#undef OP
+    h->p2p_nops = n;
+}
+
+static int post(hs_t *h)
+{
+    int i = h->p2p_op, tag = h->p2p_tag + h->p2p_ops[i].step, rc = MPI_SUCCESS;
+    h->p2p_req[0] = h->p2p_req[1] = MPI_REQUEST_NULL;
+    if (h->p2p_ops[i].recv)
+        rc = PMPI_Irecv(h->p2p_in, MC_CR_INTRA_SLOTS, MPI_INT64_T, h->p2p_ops[i].peer, tag, h->p2p_comm,
+                        &h->p2p_req[0]);
+    if (rc == MPI_SUCCESS && h->p2p_ops[i].send)
+        rc = PMPI_Isend(h->all.slot, MC_CR_INTRA_SLOTS, MPI_INT64_T, h->p2p_ops[i].peer, tag, h->p2p_comm,
+                        &h->p2p_req[1]);
+    return rc;
+}
+
+/* A failed call may leave the other request in MPI's hands: then the
+ * record is never freed (hs_free), rather than freed under MPI. */
+static void failed(hs_t *h)
+{
+    int live = h->p2p_req[0] != MPI_REQUEST_NULL || h->p2p_req[1] != MPI_REQUEST_NULL;
+    h->p2p = live ? MC_HS_P2P_FAILED : MC_HS_P2P_NO;
+}
+
+int mc_hs_p2p_start(hs_t *h, mc_pcomm *pc)
+{
+    h->p2p = MC_HS_P2P_RUNNING;
+    h->p2p_used = 1;
+    h->p2p_comm = pc->hs_twin;
+    h->p2p_op = 0;
+    h->p2p_tag = (int)(pc->coll_seq % 960) * 34;
+    memcpy(h->all.slot, h->mine.slot, sizeof h->all.slot[0] * MC_CR_INTRA_SLOTS);
+    plan(h, h->flat_rank, h->flat_size);
+    if (h->p2p_nops == 0) {     /* alone: the record is the combined one */
+        h->p2p = MC_HS_P2P_NO;
+        return MPI_SUCCESS;
+    }
+    int rc = post(h);
+    if (rc != MPI_SUCCESS)
+        failed(h);
+    return rc;
+}
+
+int mc_hs_p2p_progress(hs_t *h)
+{
+    while (h->p2p == MC_HS_P2P_RUNNING) {
+        int flag = 0;
+        MPI_Status st[2];   /* not MPI_STATUSES_IGNORE: MPICH's mpi.h gives the array a size gcc checks */
+        if (PMPI_Testall(2, h->p2p_req, &flag, st) != MPI_SUCCESS) {
+            failed(h);
+            return -1;
+        }
+        if (!flag)
+            return 0;
+        int i = h->p2p_op;
+        if (h->p2p_ops[i].recv) {
+            if (h->p2p_ops[i].replace) {
+                memcpy(h->all.slot, h->p2p_in, sizeof h->p2p_in);
+            } else {
+                for (int k = 0; k < MC_CR_INTRA_SLOTS; k++)
+                    if (h->p2p_in[k] > h->all.slot[k])
+                        h->all.slot[k] = h->p2p_in[k];
+            }
+        }
+        if (++h->p2p_op == h->p2p_nops) {
+            h->p2p = MC_HS_P2P_NO;
+            return 1;
+        }
+        if (post(h) != MPI_SUCCESS) {
+            failed(h);
+            return -1;
+        }
+    }
+    return h->p2p == MC_HS_P2P_NO ? 1 : -1;
+}
+
+void mc_hs_p2p_wait(mc_pcomm *pc)
+{
+    /* As comms.c's copy_wait: a copy still running reads the shadow, so
+     * neither is freed before it ends. */
+    while (pc->hs_twin_state == MC_TWIN_QUEUED || (pc->hs_twin_state == MC_TWIN_COPYING
+                                                   && pc->hs_twin_req != MPI_REQUEST_NULL)) {
+        mc_sq_drive();
+        if (pc->hs_twin_state == MC_TWIN_COPYING && copy_ready(pc, 1))
+            break;
+        mc_eng_unlock();
+        sched_yield();
+        mc_eng_lock();
+    }
+    copy_ready(pc, 0);
+}
+
+void mc_hs_p2p_comm_freed(mc_pcomm *pc)
+{
+    if (pc->hs_twin_state == MC_TWIN_NONE)
+        return;
+    mc_hs_p2p_wait(pc);
+    /* The shadow queue may have registered the copy (with pc) meanwhile. */
+    mc_sq_forget(pc);
+    pc->hs_p2p = 0;
+    if (pc->hs_twin != MPI_COMM_NULL)
+        mc_coll_release_comm(&pc->hs_twin);
+    pc->hs_twin_state = MC_TWIN_NONE;
+}
