@@ -29,10 +29,11 @@
  * member switches after the same collective, before it starts the next.
  *
  * Tags: each handshake's messages carry a tag from its collective number
- * and round, so handshakes running together (nonblocking ones) never take
- * each other's messages; the tags repeat after 960 collectives, which
- * only matters if as many handshakes of one communicator are pending at
- * once (MPI then still pairs them in order). Not used on
+ * and step, so handshakes running together (nonblocking ones) never take
+ * each other's messages; they repeat after (MPI_TAG_UB + 1) / 34
+ * collectives (63 million in both MPIs here, 963 at the least the standard
+ * allows), which matters only if as many handshakes of one communicator
+ * were pending at once. Not used on
  * intercommunicators (their handshake runs on a merge), under
  * MPI_THREAD_MULTIPLE, or on communicators that span two jobs.
  */
@@ -205,7 +206,10 @@ int mc_hs_p2p_start(hs_t *h, mc_pcomm *pc)
     h->p2p_used = 1;
     h->p2p_comm = pc->hs_twin;
     h->p2p_op = 0;
-    h->p2p_tag = (int)(pc->coll_seq % 960) * 34;
+    /* MPI_TAG_UB is the same on every process of MPI_COMM_WORLD (MPI-4.0
+     * sec. 9.1.2), so every member finds the same tag. */
+    uint64_t blocks = ((uint64_t)(mc_st.tag_ub > 32767 ? mc_st.tag_ub : 32767) + 1) / 34;
+    h->p2p_tag = (int)(pc->coll_seq % blocks) * 34;
     memcpy(h->all.slot, h->mine.slot, sizeof h->all.slot[0] * MC_CR_INTRA_SLOTS);
     plan(h, h->flat_rank, h->flat_size);
     if (h->p2p_nops == 0) {     /* alone: the record is the combined one */
