@@ -14,6 +14,7 @@
 #include "coll_internal.h"
 #include "objects.h"
 #include "runtime.h"
+#include "typecache.h"
 #include "report.h"
 #include "state.h"
 #include "typesig.h"
@@ -31,9 +32,11 @@ mc_part mc_part_of(MPI_Datatype t, MPI_Count n)
         p.hash = (int64_t)mc_collrec_mix(0, 0);     /* nothing: any type */
         return p;
     }
-    if (PMPI_Type_size_x(t, &sz) != MPI_SUCCESS)
+    mc_type_extents x;
+    if (mc_typecache_extents(t, &x) != 0)
         return p;
-    mc_typesig_total(t, (uint64_t)n, &h, &ne, &fl);
+    sz = x.size;
+    mc_typecache_total(t, (uint64_t)n, &h, &ne, &fl);
     p.hash = (int64_t)mc_collrec_mix(h, ne);
     p.bytes = (int64_t)(sz * n);
     p.nosig = (fl & (MC_SIG_OPAQUE | MC_SIG_PACKED | MC_SIG_OVERFLOW)) != 0;

@@ -7,6 +7,7 @@
 #define XXH_STATIC_LINKING_ONLY     /* XXH3_state_t on the stack */
 #include <xxhash.h>
 #include "bufsum.h"
+#include "typecache.h"
 #include "skipped.h"
 
 /* Packed bytes per PMPI_Pack: large enough that the calls cost little next
@@ -99,12 +100,11 @@ int mc_bufsum_blocks(const void *base, MPI_Datatype t, const mc_bufblock *b, int
 
 int mc_region_of(const void *buf, MPI_Count count, MPI_Datatype t, mc_region *r)
 {
-    MPI_Count size, tlb, textent, lb, extent;
-    if (count <= 0 || t == MPI_DATATYPE_NULL
-        || PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size <= 0 || size == MPI_UNDEFINED
-        || PMPI_Type_get_true_extent_x(t, &tlb, &textent) != MPI_SUCCESS
-        || PMPI_Type_get_extent_x(t, &lb, &extent) != MPI_SUCCESS)
+    mc_type_extents x;
+    if (count <= 0 || t == MPI_DATATYPE_NULL || mc_typecache_extents(t, &x) != 0
+        || x.size <= 0 || x.size == MPI_UNDEFINED)
         return 0;
+    MPI_Count size = x.size, tlb = x.true_lb, textent = x.true_extent, extent = x.extent;
     MPI_Count step = (count - 1) * extent;
     r->buf = buf;
     r->count = count;

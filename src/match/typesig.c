@@ -4,6 +4,7 @@
  * model and docs/type-matching.md for the rules.
  */
 #include "typesig.h"
+#include "typecache.h"
 #include "skipped.h"
 
 #include <pthread.h>
@@ -573,6 +574,7 @@ char *mc_typesig_render(MPI_Datatype t, uint64_t count, char *buf, size_t len)
 
 void mc_typesig_forget(MPI_Datatype t)
 {
+    mc_typecache_forget_all();      /* the handle may come back as another type */
     pthread_mutex_lock(&st.lock);
     sig_entry *e = find(st.derived, t);
     if (e) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "typesig.h"
+#include "typecache.h"
 
 static mc_sig sig(MPI_Datatype t)
 {
@@ -390,6 +391,37 @@ START_TEST(test_free_and_reuse)
 }
 END_TEST
 
+/* typecache.c: the cached totals and extents of a handle freed and made
+ * again as another type (MPICH and Open MPI both hand the handle out again
+ * at once) are the new type's. */
+START_TEST(test_cache_free_and_reuse)
+{
+    MPI_Datatype a, b;
+    uint64_t h, n, h0, n0;
+    uint32_t f, f0;
+    mc_type_extents x;
+    MPI_Type_contiguous(4, MPI_INT, &a);
+    ck_assert_int_eq(mc_typecache_total(a, 2, &h, &n, &f), 0);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_int_eq(mc_typecache_total(a, 2, &h0, &n0, &f0), 0);     /* a hit: the same answer */
+    ck_assert(h0 == h && n0 == n && f0 == f);
+    ck_assert_int_eq(mc_typecache_extents(a, &x), 0);
+    ck_assert_int_eq(x.size, 16);
+    ck_assert_int_eq(x.extent, 16);
+    drop(&a);
+    MPI_Type_vector(3, 1, 2, MPI_DOUBLE, &b);
+    ck_assert_int_eq(mc_typecache_total(b, 2, &h, &n, &f), 0);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_int_eq(mc_typesig_total(b, 2, &h0, &n0, &f0), 0);       /* as uncached */
+    ck_assert(h0 == h && n0 == n && f0 == f);
+    ck_assert_int_eq(mc_typecache_extents(b, &x), 0);
+    ck_assert_int_eq(x.size, 24);
+    ck_assert_int_eq(x.extent, 40);
+    ck_assert_int_eq(x.true_extent, 40);
+    drop(&b);
+}
+END_TEST
+
 START_TEST(test_unknown_and_long)
 {
     mc_sig_msg m;
@@ -512,6 +544,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_equivalences);
     tcase_add_test(tc, test_byte_packed);
     tcase_add_test(tc, test_free_and_reuse);
+    tcase_add_test(tc, test_cache_free_and_reuse);
     tcase_add_test(tc, test_unknown_and_long);
 #if MPI_VERSION >= 4
     tcase_add_test(tc, test_large_count);
