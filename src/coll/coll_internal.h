@@ -22,6 +22,13 @@ typedef struct {
 enum { HS_REDUCE, HS_VEXCH, HS_REDUCE2, HS_DSIZE, HS_DDATA, HS_DONE };
 
 
+/* hs_p2p.c: collectives a communicator has before its handshakes go by
+ * point-to-point; the largest MPI_Allreduce whose data rides in its
+ * handshake (bytes). */
+#define MC_HS_TWIN_AFTER 32
+#define MC_HS_FOLD_MAX 256
+enum { MC_HS_P2P_NO = 0, MC_HS_P2P_RUNNING, MC_HS_P2P_FAILED };
+
 typedef struct hs {
     int stage;
     int queued;             /* its first reduction waits behind an idup of the shadow (shadow_queue.c) */
@@ -62,7 +69,12 @@ typedef struct hs {
     int p2p_op, p2p_nops, p2p_tag;
     MPI_Request p2p_req[2];
     struct { int peer; unsigned char step, send, recv, replace; } p2p_ops[34];
-    int64_t p2p_in[MC_CR_INTRA_SLOTS];
+    /* What travels: the record, then (MPI_Allreduce folded into its
+     * handshake) the data reduced so far. */
+    int p2p_fold;           /* 1: this member's data rides along */
+    int p2p_nsend;          /* int64 values sent: the record, plus the data when folded */
+    int64_t p2p_acc[MC_CR_INTRA_SLOTS + MC_HS_FOLD_MAX / 8];
+    int64_t p2p_in[MC_CR_INTRA_SLOTS + MC_HS_FOLD_MAX / 8];
 } hs_t;
 
 mc_part mc_part_of(MPI_Datatype t, MPI_Count n);
@@ -104,8 +116,6 @@ void mc_hs_write_short_finding(hs_t *h);
  * reduction of its later handshakes is a recursive-doubling exchange of
  * the record on that copy (one round trip at 2 ranks, where MPI_Iallreduce
  * costs three times as long in both MPIs). */
-#define MC_HS_TWIN_AFTER 32
-enum { MC_HS_P2P_NO = 0, MC_HS_P2P_RUNNING, MC_HS_P2P_FAILED };
 /* In the handshake's call, after coll_seq counted it: starts the copy at
  * the collective that reaches MC_HS_TWIN_AFTER; puts this member's
  * MC_CR_TWIN_WAIT into its record (blocking: tests the copy first). */
@@ -114,9 +124,11 @@ void mc_hs_p2p_enter(struct mc_pcomm *pc, hs_t *h, int blocking);
 int mc_hs_p2p_start(hs_t *h, struct mc_pcomm *pc);
 /* Drives it: 1 done (h->all holds the combined record), 0 not yet, -1 failed. */
 int mc_hs_p2p_progress(hs_t *h);
-/* Whether h, a clean blocking MPI_Barrier's handshake by point-to-point,
- * has itself synchronized every member: no member ends the exchange before
- * every member's record reached it, which is all MPI_Barrier promises. */
+/* Whether h's call needs no real call after its handshake by
+ * point-to-point, which ended clean: an MPI_Barrier (the exchange has
+ * synchronized every member: no member ends it before every member's record
+ * reached it, which is all MPI_Barrier promises), or an MPI_Allreduce every
+ * member folded into it (the result is copied to its receive buffer). */
 int mc_hs_p2p_synced(const hs_t *h);
 /* After a clean blocking handshake: from now on that way, when every member
  * said its copy is ready. */

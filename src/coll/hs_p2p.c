@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll_internal.h"
+#include "typecache.h"
 #include "runtime.h"
 #include "state.h"
 
@@ -136,14 +137,29 @@ void mc_hs_p2p_after(mc_pcomm *pc, const hs_t *h)
 
 int mc_hs_p2p_synced(const hs_t *h)
 {
-    static int told;
-    int synced = h->fn == MC_FN_MPI_Barrier && h->stage == HS_DONE && !h->verdict && h->p2p_used
-                 && h->p2p == MC_HS_P2P_NO && h->p2p_op == h->p2p_nops;
-    if (synced && !told && tracing()) {
-        told = 1;
-        fprintf(stderr, "mpicheck-trace: rank %d: MPI_Barrier without a real call\n", mc_st.world_rank);
+    static int told[2];
+    int64_t lo, hi;
+    if (h->stage != HS_DONE || h->verdict || !h->p2p_used || h->p2p != MC_HS_P2P_NO || h->p2p_op != h->p2p_nops)
+        return 0;
+    int fold = h->fn == MC_FN_MPI_Allreduce;
+    if (fold) {
+        /* Every member's data rode along (and this member's combining
+         * never failed): the result is the one every member holds. */
+        if (!h->p2p_fold || !mc_collrec_get(&h->all, MC_CR_FOLD, &lo, &hi) || lo != 1 || hi != 1)
+            return 0;
+        const mc_call *c = h->call;
+        int size = 0;
+        PMPI_Type_size(c->vals[3].type, &size);
+        memcpy((void *)c->vals[1].p, h->p2p_acc + MC_CR_INTRA_SLOTS, (size_t)c->vals[2].i * (size_t)size);
+    } else if (h->fn != MC_FN_MPI_Barrier) {
+        return 0;
     }
-    return synced;
+    if (!told[fold] && tracing()) {
+        told[fold] = 1;
+        fprintf(stderr, "mpicheck-trace: rank %d: %s without a real call\n", mc_st.world_rank,
+                fold ? "MPI_Allreduce" : "MPI_Barrier");
+    }
+    return 1;
 }
 
 /* The rounds of a recursive-doubling allreduce for rank r of p. */
@@ -183,13 +199,62 @@ static int post(hs_t *h)
 {
     int i = h->p2p_op, tag = h->p2p_tag + h->p2p_ops[i].step, rc = MPI_SUCCESS;
     h->p2p_req[0] = h->p2p_req[1] = MPI_REQUEST_NULL;
+    /* Room for the longest message a peer may send (its data folded in or
+     * not: whether all fold is known only at the end). */
     if (h->p2p_ops[i].recv)
-        rc = PMPI_Irecv(h->p2p_in, MC_CR_INTRA_SLOTS, MPI_INT64_T, h->p2p_ops[i].peer, tag, h->p2p_comm,
-                        &h->p2p_req[0]);
+        rc = PMPI_Irecv(h->p2p_in, (int)(sizeof h->p2p_in / sizeof h->p2p_in[0]), MPI_INT64_T,
+                        h->p2p_ops[i].peer, tag, h->p2p_comm, &h->p2p_req[0]);
     if (rc == MPI_SUCCESS && h->p2p_ops[i].send)
-        rc = PMPI_Isend(h->all.slot, MC_CR_INTRA_SLOTS, MPI_INT64_T, h->p2p_ops[i].peer, tag, h->p2p_comm,
+        rc = PMPI_Isend(h->p2p_acc, h->p2p_nsend, MPI_INT64_T, h->p2p_ops[i].peer, tag, h->p2p_comm,
                         &h->p2p_req[1]);
     return rc;
+}
+
+/* Whether this member's MPI_Allreduce can ride in its handshake: a small
+ * reduction of a predefined datatype by a predefined operation (every one
+ * is commutative, so each member's partial results in any order give the
+ * same bits everywhere, and no program callback runs inside the checker).
+ * The data goes into the message after the record. */
+static int fold_in(hs_t *h)
+{
+    const mc_call *c = h->call;
+    if (h->fn != MC_FN_MPI_Allreduce || !c || c->invalid)
+        return 0;
+    int count = c->vals[2].i, ni, na, nd, comb;
+    MPI_Datatype t = c->vals[3].type;
+    MPI_Op op = c->vals[4].op;
+    mc_type_extents x;
+    /* Without holes: the pair types of MPI_MAXLOC/MINLOC such as
+     * MPI_LONG_INT (12 bytes in an extent of 16) are laid out with padding
+     * the copy below would not follow (MPICH's coll/allred found it). */
+    if (count < 0 || t == MPI_DATATYPE_NULL || op == MPI_OP_NULL || op == MPI_REPLACE || op == MPI_NO_OP
+        || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS || comb != MPI_COMBINER_NAMED
+        || mc_typecache_extents(t, &x) != 0 || x.size <= 0 || x.size != x.extent || x.lb != 0
+        || x.true_lb != 0 || x.true_extent != x.size || (long long)count * x.size > MC_HS_FOLD_MAX)
+        return 0;
+    int size = (int)x.size;
+    const MPI_Op pre[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR, MPI_BOR,
+                          MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
+    int predefined = 0;
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        predefined |= pre[i] == op;
+    if (!predefined)
+        return 0;
+    const void *src = c->vals[0].p == MPI_IN_PLACE ? c->vals[1].p : c->vals[0].p;
+    if (count > 0 && !src)
+        return 0;
+    memcpy(h->p2p_acc + MC_CR_INTRA_SLOTS, src, (size_t)count * (size_t)size);
+    h->p2p_nsend += (count * size + 7) / 8;
+    return 1;
+}
+
+/* Combines a peer's data into this member's (MPI_Reduce_local: the
+ * operation on the datatype, as MPI applies it). */
+static int fold_combine(hs_t *h)
+{
+    const mc_call *c = h->call;
+    return PMPI_Reduce_local(h->p2p_in + MC_CR_INTRA_SLOTS, h->p2p_acc + MC_CR_INTRA_SLOTS, c->vals[2].i,
+                             c->vals[3].type, c->vals[4].op);
 }
 
 /* A failed call may leave the other request in MPI's hands: then the
@@ -210,6 +275,10 @@ int mc_hs_p2p_start(hs_t *h, mc_pcomm *pc)
      * sec. 9.1.2), so every member finds the same tag. */
     uint64_t blocks = ((uint64_t)(mc_st.tag_ub > 32767 ? mc_st.tag_ub : 32767) + 1) / 34;
     h->p2p_tag = (int)(pc->coll_seq % blocks) * 34;
+    h->p2p_nsend = MC_CR_INTRA_SLOTS;
+    h->p2p_fold = fold_in(h);
+    mc_collrec_put(&h->mine, MC_CR_FOLD, h->p2p_fold);
+    memcpy(h->p2p_acc, h->mine.slot, sizeof h->p2p_acc[0] * MC_CR_INTRA_SLOTS);
     memcpy(h->all.slot, h->mine.slot, sizeof h->all.slot[0] * MC_CR_INTRA_SLOTS);
     plan(h, h->flat_rank, h->flat_size);
     if (h->p2p_nops == 0) {     /* alone: the record is the combined one */
@@ -236,14 +305,19 @@ int mc_hs_p2p_progress(hs_t *h)
         int i = h->p2p_op;
         if (h->p2p_ops[i].recv) {
             if (h->p2p_ops[i].replace) {
-                memcpy(h->all.slot, h->p2p_in, sizeof h->p2p_in);
+                memcpy(h->p2p_acc, h->p2p_in, sizeof h->p2p_in);
             } else {
                 for (int k = 0; k < MC_CR_INTRA_SLOTS; k++)
-                    if (h->p2p_in[k] > h->all.slot[k])
-                        h->all.slot[k] = h->p2p_in[k];
+                    if (h->p2p_in[k] > h->p2p_acc[k])
+                        h->p2p_acc[k] = h->p2p_in[k];
+                /* A peer that did not fold sent no data: what is combined
+                 * then is never used (MC_CR_FOLD below 1 somewhere). */
+                if (h->p2p_fold && fold_combine(h) != MPI_SUCCESS)
+                    h->p2p_fold = 0;
             }
         }
         if (++h->p2p_op == h->p2p_nops) {
+            memcpy(h->all.slot, h->p2p_acc, sizeof h->all.slot[0] * MC_CR_INTRA_SLOTS);
             h->p2p = MC_HS_P2P_NO;
             return 1;
         }
