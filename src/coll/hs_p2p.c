@@ -150,7 +150,8 @@ int mc_hs_p2p_synced(const hs_t *h)
         const mc_call *c = h->call;
         int size = 0;
         PMPI_Type_size(c->vals[3].type, &size);
-        memcpy((void *)c->vals[1].p, h->p2p_acc + MC_CR_INTRA_SLOTS, (size_t)c->vals[2].i * (size_t)size);
+        if (c->vals[2].i > 0)
+            memcpy((void *)c->vals[1].p, h->p2p_acc + MC_CR_INTRA_SLOTS, (size_t)c->vals[2].i * (size_t)size);
     } else if (h->fn != MC_FN_MPI_Barrier) {
         return 0;
     }
@@ -210,6 +211,40 @@ static int post(hs_t *h)
     return rc;
 }
 
+static int among(MPI_Datatype t, const MPI_Datatype *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == t)
+            return 1;
+    return 0;
+}
+#define AMONG(t, ...) among((t), (const MPI_Datatype[]){__VA_ARGS__}, \
+                            sizeof (const MPI_Datatype[]){__VA_ARGS__} / sizeof(MPI_Datatype))
+
+/* Whether MPI defines op on t (MPI-4.0 sec. 6.9.2), from a list kept
+ * narrow: MPI_Reduce_local on a pair it does not define would end the job
+ * (its errors go to MPI_COMM_SELF's handler, fatal by default), where the
+ * real MPI_Allreduce reports through the communicator's. Handles compared
+ * one by one: Open MPI's are addresses, not constants. */
+static int op_allows(MPI_Op op, MPI_Datatype t)
+{
+    int c_int = AMONG(t, MPI_INT, MPI_LONG, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+                      MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_INT8_T,
+                      MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T,
+                      MPI_UINT64_T);
+    int number = c_int || AMONG(t, MPI_INTEGER, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_FLOAT, MPI_DOUBLE,
+                                MPI_REAL, MPI_DOUBLE_PRECISION);
+    if (op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD)
+        return number;
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        return c_int || t == MPI_C_BOOL;
+    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
+        return c_int || t == MPI_BYTE;
+    if (op == MPI_MAXLOC || op == MPI_MINLOC)   /* the pair types without padding */
+        return AMONG(t, MPI_2INT, MPI_FLOAT_INT, MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_2INTEGER);
+    return 0;
+}
+
 /* Whether this member's MPI_Allreduce can ride in its handshake: a small
  * reduction of a predefined datatype by a predefined operation (every one
  * is commutative, so each member's partial results in any order give the
@@ -233,23 +268,20 @@ static int fold_in(hs_t *h)
         || x.true_lb != 0 || x.true_extent != x.size || (long long)count * x.size > MC_HS_FOLD_MAX)
         return 0;
     int size = (int)x.size;
-    const MPI_Op pre[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR, MPI_BOR,
-                          MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
-    int predefined = 0;
-    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-        predefined |= pre[i] == op;
-    if (!predefined)
+    if (!op_allows(op, t))
         return 0;
     const void *src = c->vals[0].p == MPI_IN_PLACE ? c->vals[1].p : c->vals[0].p;
     if (count > 0 && !src)
         return 0;
-    memcpy(h->p2p_acc + MC_CR_INTRA_SLOTS, src, (size_t)count * (size_t)size);
+    if (count > 0)
+        memcpy(h->p2p_acc + MC_CR_INTRA_SLOTS, src, (size_t)count * (size_t)size);
     h->p2p_nsend += (count * size + 7) / 8;
     return 1;
 }
 
 /* Combines a peer's data into this member's (MPI_Reduce_local: the
- * operation on the datatype, as MPI applies it). */
+ * operation on the datatype, as MPI applies it; op_allows made sure MPI
+ * defines it, so it fails on no member). */
 static int fold_combine(hs_t *h)
 {
     const mc_call *c = h->call;
