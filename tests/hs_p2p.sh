@@ -40,8 +40,9 @@ run collective_ok_many 3
 n=$(switched collective_ok_many)
 if [ "$rc" -eq 0 ] && [ -z "$(classes collective_ok_many)" ] && [ "$n" -ge 6 ] &&
    grep -q 'mpicheck-trace: rank [0-9]*: MPI_Barrier without a real call' "$tmp/collective_ok_many.err" &&
-   grep -q 'mpicheck-trace: rank [0-9]*: MPI_Allreduce without a real call' "$tmp/collective_ok_many.err"; then
-    ok "collective_ok_many (3 ranks): $n switches (MPI_COMM_WORLD and its duplicate on every rank, the split halves), MPI_Barrier left to its handshake, MPI_Allreduce reduced in it, right results (the program checks them), no finding"
+   grep -q 'mpicheck-trace: rank [0-9]*: MPI_Allreduce without a real call' "$tmp/collective_ok_many.err" &&
+   grep -q 'mpicheck-trace: rank [0-9]*: MPI_Bcast without a real call' "$tmp/collective_ok_many.err"; then
+    ok "collective_ok_many (3 ranks): $n switches (MPI_COMM_WORLD and its duplicate on every rank, the split halves), MPI_Barrier left to its handshake, MPI_Allreduce and MPI_Bcast carried in it, right results (the program checks them), no finding"
 else
     bad "collective_ok_many: exit $rc, $n switches (expected at least 6), findings '$(classes collective_ok_many)'" collective_ok_many
 fi

@@ -41,7 +41,8 @@ enum {
     MC_CR_NOVEX,            /* 1: a member cannot take part in a v-variant's exchange (bad arguments) */
     MC_CR_ONESTAGE,         /* 1: a member runs the reduction only (nonblocking, persistent) */
     MC_CR_TWIN_WAIT,        /* 1: a member's point-to-point copy for handshakes is not ready (hs_p2p.c); never a mismatch */
-    MC_CR_FOLD,             /* 1: a member's MPI_Allreduce data rides in its handshake (hs_p2p.c); never a mismatch */
+    MC_CR_FOLD,             /* 1: a member's MPI_Allreduce or MPI_Bcast data rides in its handshake (hs_p2p.c); never a mismatch */
+    MC_CR_FOLD_ROOT,        /* 1: the data after the record is an MPI_Bcast root's (hs_p2p.c); never a mismatch */
     MC_CR_SEND_HASH,        /* signature hash of one part group 0 sends */
     MC_CR_SEND_BYTES,       /* bytes of that part */
     MC_CR_RECV_HASH,        /* signature hash of one part group 0 receives */

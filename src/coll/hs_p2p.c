@@ -137,28 +137,31 @@ void mc_hs_p2p_after(mc_pcomm *pc, const hs_t *h)
 
 int mc_hs_p2p_synced(const hs_t *h)
 {
-    static int told[2];
+    static int told[3];
     int64_t lo, hi;
     if (h->stage != HS_DONE || h->verdict || !h->p2p_used || h->p2p != MC_HS_P2P_NO || h->p2p_op != h->p2p_nops)
         return 0;
-    int fold = h->fn == MC_FN_MPI_Allreduce;
-    if (fold) {
+    int kind = h->fn == MC_FN_MPI_Allreduce ? 1 : h->fn == MC_FN_MPI_Bcast ? 2 : 0;
+    if (kind) {
         /* Every member's data rode along (and this member's combining
          * never failed): the result is the one every member holds. */
         if (!h->p2p_fold || !mc_collrec_get(&h->all, MC_CR_FOLD, &lo, &hi) || lo != 1 || hi != 1)
             return 0;
         const mc_call *c = h->call;
-        int size = 0;
-        PMPI_Type_size(c->vals[3].type, &size);
-        if (c->vals[2].i > 0)
-            memcpy((void *)c->vals[1].p, h->p2p_acc + MC_CR_INTRA_SLOTS, (size_t)c->vals[2].i * (size_t)size);
+        int size = 0, count = kind == 1 ? c->vals[2].i : c->vals[1].i;
+        PMPI_Type_size(c->vals[kind == 1 ? 3 : 2].type, &size);
+        if (kind == 2 && (!mc_collrec_get(&h->all, MC_CR_FOLD_ROOT, &lo, &hi) || hi != 1))
+            return 0;       /* no root's data came (cannot be with a clean verdict) */
+        void *dst = (void *)c->vals[kind == 1 ? 1 : 0].p;
+        if (count > 0 && !(kind == 2 && h->root_arg == h->comm_rank))
+            memcpy(dst, h->p2p_acc + MC_CR_INTRA_SLOTS, (size_t)count * (size_t)size);
     } else if (h->fn != MC_FN_MPI_Barrier) {
         return 0;
     }
-    if (!told[fold] && tracing()) {
-        told[fold] = 1;
+    if (!told[kind] && tracing()) {
+        told[kind] = 1;
         fprintf(stderr, "mpicheck-trace: rank %d: %s without a real call\n", mc_st.world_rank,
-                fold ? "MPI_Allreduce" : "MPI_Barrier");
+                kind == 1 ? "MPI_Allreduce" : kind == 2 ? "MPI_Bcast" : "MPI_Barrier");
     }
     return 1;
 }
@@ -245,35 +248,61 @@ static int op_allows(MPI_Op op, MPI_Datatype t)
     return 0;
 }
 
-/* Whether this member's MPI_Allreduce can ride in its handshake: a small
- * reduction of a predefined datatype by a predefined operation (every one
- * is commutative, so each member's partial results in any order give the
- * same bits everywhere, and no program callback runs inside the checker).
- * The data goes into the message after the record. */
-static int fold_in(hs_t *h)
+/* Whether count x t can ride in a handshake: a predefined datatype
+ * without holes (the pair types of MPI_MAXLOC/MINLOC such as MPI_LONG_INT,
+ * 12 bytes in an extent of 16, are laid out with padding a copy of the
+ * bytes would not follow: MPICH's coll/allred found it), at most
+ * MC_HS_FOLD_MAX bytes. Its size in *size. */
+static int fold_fits(MPI_Datatype t, int count, int *size)
 {
-    const mc_call *c = h->call;
-    if (h->fn != MC_FN_MPI_Allreduce || !c || c->invalid)
-        return 0;
-    int count = c->vals[2].i, ni, na, nd, comb;
-    MPI_Datatype t = c->vals[3].type;
-    MPI_Op op = c->vals[4].op;
+    int ni, na, nd, comb;
     mc_type_extents x;
-    /* Without holes: the pair types of MPI_MAXLOC/MINLOC such as
-     * MPI_LONG_INT (12 bytes in an extent of 16) are laid out with padding
-     * the copy below would not follow (MPICH's coll/allred found it). */
-    if (count < 0 || t == MPI_DATATYPE_NULL || op == MPI_OP_NULL || op == MPI_REPLACE || op == MPI_NO_OP
+    if (count < 0 || t == MPI_DATATYPE_NULL
         || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS || comb != MPI_COMBINER_NAMED
         || mc_typecache_extents(t, &x) != 0 || x.size <= 0 || x.size != x.extent || x.lb != 0
         || x.true_lb != 0 || x.true_extent != x.size || (long long)count * x.size > MC_HS_FOLD_MAX)
         return 0;
-    int size = (int)x.size;
-    if (!op_allows(op, t))
+    *size = (int)x.size;
+    return 1;
+}
+
+/* Whether this member's call can ride in its handshake, and then its data
+ * after the record:
+ * - MPI_Allreduce: a small reduction of a predefined datatype by a
+ *   predefined operation MPI defines on it (every one is commutative, so
+ *   each member's partial results in any order give the same bits
+ *   everywhere, and no program callback runs inside the checker); every
+ *   member puts its data in;
+ * - MPI_Bcast: a small broadcast of a predefined datatype; the root puts
+ *   its data in (MC_CR_FOLD_ROOT), and each step passes it on.
+ * Every folding member sends the data area, filled or not. */
+static int fold_in(hs_t *h)
+{
+    const mc_call *c = h->call;
+    int count, size = 0, root = 0;
+    const void *src;
+    if (!c || c->invalid)
         return 0;
-    const void *src = c->vals[0].p == MPI_IN_PLACE ? c->vals[1].p : c->vals[0].p;
+    if (h->fn == MC_FN_MPI_Allreduce) {
+        count = c->vals[2].i;
+        MPI_Op op = c->vals[4].op;
+        if (!fold_fits(c->vals[3].type, count, &size) || op == MPI_OP_NULL || !op_allows(op, c->vals[3].type))
+            return 0;
+        src = c->vals[0].p == MPI_IN_PLACE ? c->vals[1].p : c->vals[0].p;
+        root = 1;
+    } else if (h->fn == MC_FN_MPI_Bcast) {
+        count = c->vals[1].i;
+        if (!fold_fits(c->vals[2].type, count, &size) || h->root_arg < 0 || h->root_arg >= h->flat_size)
+            return 0;
+        src = c->vals[0].p;
+        root = h->root_arg == h->comm_rank;
+        mc_collrec_put(&h->mine, MC_CR_FOLD_ROOT, root);
+    } else {
+        return 0;
+    }
     if (count > 0 && !src)
         return 0;
-    if (count > 0)
+    if (count > 0 && root)
         memcpy(h->p2p_acc + MC_CR_INTRA_SLOTS, src, (size_t)count * (size_t)size);
     h->p2p_nsend += (count * size + 7) / 8;
     return 1;
@@ -285,6 +314,13 @@ static int fold_in(hs_t *h)
 static int fold_combine(hs_t *h)
 {
     const mc_call *c = h->call;
+    if (h->fn == MC_FN_MPI_Bcast) {
+        /* The root's data, from whichever side has it (read before the
+         * records are merged: afterwards both would say so). */
+        if (h->p2p_in[2 * MC_CR_FOLD_ROOT] == 1 && h->p2p_acc[2 * MC_CR_FOLD_ROOT] != 1)
+            memcpy(h->p2p_acc + MC_CR_INTRA_SLOTS, h->p2p_in + MC_CR_INTRA_SLOTS, MC_HS_FOLD_MAX);
+        return MPI_SUCCESS;
+    }
     return PMPI_Reduce_local(h->p2p_in + MC_CR_INTRA_SLOTS, h->p2p_acc + MC_CR_INTRA_SLOTS, c->vals[2].i,
                              c->vals[3].type, c->vals[4].op);
 }
@@ -339,13 +375,13 @@ int mc_hs_p2p_progress(hs_t *h)
             if (h->p2p_ops[i].replace) {
                 memcpy(h->p2p_acc, h->p2p_in, sizeof h->p2p_in);
             } else {
-                for (int k = 0; k < MC_CR_INTRA_SLOTS; k++)
-                    if (h->p2p_in[k] > h->p2p_acc[k])
-                        h->p2p_acc[k] = h->p2p_in[k];
                 /* A peer that did not fold sent no data: what is combined
                  * then is never used (MC_CR_FOLD below 1 somewhere). */
                 if (h->p2p_fold && fold_combine(h) != MPI_SUCCESS)
                     h->p2p_fold = 0;
+                for (int k = 0; k < MC_CR_INTRA_SLOTS; k++)
+                    if (h->p2p_in[k] > h->p2p_acc[k])
+                        h->p2p_acc[k] = h->p2p_in[k];
             }
         }
         if (++h->p2p_op == h->p2p_nops) {
