@@ -9,7 +9,7 @@ FORTRAN_HEADER_RE = re.compile(r"^!\s*EXPECT:\s*(?P<body>.*?)\s*$")
 FORTRAN_SUFFIXES = (".f90", ".F90", ".f", ".F")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
-KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE"}
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE", "SAYS"}
 CAUSES = {"tag", "source", "communicator", "start"}
 INJECT_RE = re.compile(r"^outcome-fail@([0-9]+)$")
 SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory", "unseen-mpi-init"}
@@ -95,6 +95,11 @@ def parse_header(path):
     if cause is not None and (cause not in CAUSES or expect == "OK"):
         raise HeaderError("CAUSE must be one of %s, with EXPECT <class>, not %r"
                           % (", ".join(sorted(CAUSES)), cause))
+    says = fields.get("SAYS")
+    if says is not None:
+        if expect == "OK":
+            raise HeaderError("SAYS needs EXPECT <class>, not EXPECT OK")
+        says = says.replace("+", " ")
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
             "flavor": flavor, "ranks": ranks, "skipped": skipped or [], "inject": inject or {},
-            "cause": cause}
+            "cause": cause, "says": says}

@@ -10,7 +10,7 @@ Every tests/programs/*.c starts with a header line
 
   /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
      [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r]
-     [CAUSE: tag|source|communicator|start] */
+     [CAUSE: tag|source|communicator|start] [SAYS: words+of+the+message] */
 
 (on one line); a Fortran program (*.f90, *.F90, *.f, *.F, compiled with
 FCMD) starts with the same keys after "! EXPECT:" instead. Without FCMD (or
@@ -22,7 +22,9 @@ unseen-mpi-init;
 separated by commas): the report's summary.skipped must name exactly those, and the
 summary on stderr must name each; without SKIPPED it must name none.
 CAUSE: a finding of the EXPECT class must name that likely cause ("a tag
-mismatch?"; CAUSE: start, "a missing MPI_Start?") in its message and in its JSON "cause". INJECT: outcome-fail@r runs the program with
+mismatch?"; CAUSE: start, "a missing MPI_Start?") in its message and in its JSON "cause". SAYS: a
+finding of the EXPECT class must hold that text in its message, each "+"
+read as a space (SAYS: tested+3+times). INJECT: outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -337,6 +339,10 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
                     and want_cause in (f.get("cause") or "") for f in findings):
                 reasons.append("no %s finding names the likely cause '%s' in its message and its "
                                "\"cause\" (CAUSE)" % (expect, want_cause))
+            if hdr.get("says") and not any(
+                    f.get("class") == expect and hdr["says"] in (f.get("message") or "")
+                    for f in findings):
+                reasons.append("no %s finding says '%s' in its message (SAYS)" % (expect, hdr["says"]))
             want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
                                             for f in findings) else 0
             if rc != want_rc and rc not in (124, -9, 137):

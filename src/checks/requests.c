@@ -183,7 +183,7 @@ static int check_start(mc_call *c, int argi, const MPI_Request *reqs, int n, int
  * unmarked when the call returns. */
 #define BUSY_MAX 16
 static __thread MPI_Request busy_reqs[BUSY_MAX];
-static __thread int nbusy;
+static __thread int nbusy __attribute__((tls_model("initial-exec")));
 static __thread char busy_self;     /* its address names the thread */
 
 static int completes(int fn)

@@ -137,6 +137,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     c->hold = 0;
     c->held = NULL;
     c->synced = 0;
+    c->polled = 0;
     /* Several threads may be in MPI at once: the last one to enter wins. */
     __atomic_store_n(&mc_st.last_fn, fn, __ATOMIC_RELAXED);
     __atomic_store_n(&mc_st.last_fortran, c->fortran & MC_LANG_FORTRAN, __ATOMIC_RELAXED);
@@ -173,6 +174,17 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
      * left waiting for a receive the checker holds back. */
     if (c->engine && (c->desc->flags & (MC_FLAG_BLOCK | MC_FLAG_ENGINE)) == MC_FLAG_BLOCK)
         mc_eng_before_block();
+    if (fn == MC_FN_MPI_Test && c->engine) {
+        /* A poll of a request that is not complete yet changes nothing the
+         * modules follow (runtime/complete.c); the lock is the engine's. */
+        mc_eng_lock();
+        c->polled = mc_eng_test_pending(c);
+        mc_eng_unlock();
+        if (c->polled) {
+            c->skip = 1;
+            return;
+        }
+    }
     if (mc_coll_nheld && frees_or_orders(fn)) {
         /* A handle the held calls use is freed, or a collective the
          * handshakes do not see is called: they go to MPI now. */

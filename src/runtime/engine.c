@@ -51,12 +51,19 @@ static int nprecs;
 
 mc_prec *mc_prec_find(MPI_Request user)
 {
+    return mc_prec_find_entry(user, NULL);
+}
+
+mc_prec *mc_prec_find_entry(MPI_Request user, mc_obj **entry)
+{
     if (!live)
         return NULL;
     MC_LOCK();
     mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(user));
     mc_prec *p = o ? o->ext : NULL;
     MC_UNLOCK();
+    if (entry)
+        *entry = p ? o : NULL;
     return p;
 }
 
@@ -297,7 +304,7 @@ void mc_eng_before_block(void)
     mc_eng_unlock();
 }
 
-static __thread int servicing;   /* this thread is inside mc_eng_service (an error handler may run there) */
+static __thread int servicing __attribute__((tls_model("initial-exec")));   /* this thread is inside mc_eng_service (an error handler may run there) */
 
 void mc_eng_service(void)
 {

@@ -239,6 +239,8 @@ typedef struct mc_prec {
 } mc_prec;
 
 mc_prec *mc_prec_find(MPI_Request user);
+/* The same, and the request's table entry in *entry (NULL when not held). */
+mc_prec *mc_prec_find_entry(MPI_Request user, mc_obj **entry);
 /* Tests the real request the engine made for p itself (a deferred
  * receive's, a held collective's), keeping its status in p->status and an
  * error MPI returned in p->err (then the request is gone): 1 when done. */
@@ -279,6 +281,11 @@ int mc_eng_settle(double seconds);
  * the deferred wildcard receives whose envelope came, so that a message the
  * peer sent before joining that call can still be received. */
 void mc_eng_before_block(void);
+/* MPI_Test polled on a request the engine holds and that is not ready yet
+ * (complete.c): 1 when the call's answer is "not complete" (the wrapper
+ * then sets *flag = 0 and makes no real call, c->polled); 0: the whole
+ * path decides. */
+int mc_eng_test_pending(mc_call *c);
 
 /* The wait loop. ready(ctx) is polled; after the timeout the deadlock
  * detector runs with what describe(ctx) says the rank waits for. */
