@@ -174,7 +174,8 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
      * left waiting for a receive the checker holds back. */
     if (c->engine && (c->desc->flags & (MC_FLAG_BLOCK | MC_FLAG_ENGINE)) == MC_FLAG_BLOCK)
         mc_eng_before_block();
-    if (fn == MC_FN_MPI_Test && c->engine) {
+    if (c->engine && (fn == MC_FN_MPI_Test || fn == MC_FN_MPI_Testany || fn == MC_FN_MPI_Testall
+                      || fn == MC_FN_MPI_Testsome)) {
         /* A poll of a request that is not complete yet changes nothing the
          * modules follow (runtime/complete.c); the lock is the engine's. */
         mc_eng_lock();

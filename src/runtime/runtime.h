@@ -281,10 +281,10 @@ int mc_eng_settle(double seconds);
  * the deferred wildcard receives whose envelope came, so that a message the
  * peer sent before joining that call can still be received. */
 void mc_eng_before_block(void);
-/* MPI_Test polled on a request the engine holds and that is not ready yet
- * (complete.c): 1 when the call's answer is "not complete" (the wrapper
- * then sets *flag = 0 and makes no real call, c->polled); 0: the whole
- * path decides. */
+/* MPI_Test, Testany, Testall or Testsome polled on requests the engine
+ * holds, none of them ready yet (complete.c): 1 when the call's answer is
+ * "nothing completed" (then the engine's completion call gives that answer
+ * without a real call, c->polled); 0: the whole path decides. */
 int mc_eng_test_pending(mc_call *c);
 
 /* The wait loop. ready(ctx) is polled; after the timeout the deadlock

@@ -9,7 +9,10 @@
  *  3. a persistent receive (MPI_Recv_init), started twice, each polled to
  *     completion, then freed;
  *  4. rank 1's MPI_Isend polled to completion while rank 0 computes before
- *     receiving it.
+ *     receiving it;
+ *  5. two receives polled with MPI_Testany, then two with MPI_Testsome, then
+ *     two with MPI_Testall, each until all are complete, with their
+ *     indices and values checked.
  * Every request completes before MPI_Finalize.
  *
  * Why it must finish silently: polling with MPI_Test until the flag is
@@ -23,6 +26,36 @@ static void compute(void)
 {
     struct timespec ts = {0, 20 * 1000 * 1000};
     nanosleep(&ts, NULL);
+}
+
+/* Polls reqs[0..1] with MPI_Testany (how 0), MPI_Testsome (1) or
+ * MPI_Testall (2) until both completed; 0 when every answer made sense. */
+static int poll_two(MPI_Request *reqs, int how, const int *got, int want0, int want1)
+{
+    int done[2] = {0, 0}, bad = 0, flag = 0;
+    while (!(done[0] && done[1])) {
+        if (how == 0) {
+            int index = -5;
+            MPI_Testany(2, reqs, &index, &flag, MPI_STATUS_IGNORE);
+            if (flag && index != MPI_UNDEFINED) {
+                bad |= index < 0 || index > 1 || done[index];
+                if (index >= 0 && index <= 1)
+                    done[index] = 1;
+            }
+        } else if (how == 1) {
+            int outcount = -5, indices[2];
+            MPI_Testsome(2, reqs, &outcount, indices, MPI_STATUSES_IGNORE);
+            bad |= outcount < 0 && outcount != MPI_UNDEFINED;
+            for (int k = 0; k < outcount && k < 2; k++)
+                done[indices[k]] = 1;
+        } else {
+            MPI_Testall(2, reqs, &flag, MPI_STATUSES_IGNORE);
+            if (flag)
+                done[0] = done[1] = 1;
+        }
+    }
+    return bad || got[0] != want0 || got[1] != want1 || reqs[0] != MPI_REQUEST_NULL
+           || reqs[1] != MPI_REQUEST_NULL;
 }
 
 static long poll(MPI_Request *r, MPI_Status *st)
@@ -58,6 +91,11 @@ int main(int argc, char **argv)
         compute();
         MPI_Recv(&in, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         bad |= in != 55;
+        for (int k = 0; k < 6; k++) {
+            int x = 100 + k;
+            compute();
+            MPI_Send(&x, 1, MPI_INT, 1, 10 + k, MPI_COMM_WORLD);
+        }
     } else if (rank == 1) {
         int count = -1, out = 55;
         MPI_Irecv(&v[0], 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &r);
@@ -78,6 +116,13 @@ int main(int argc, char **argv)
         MPI_Isend(&out, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, &r);
         poll(&r, MPI_STATUS_IGNORE);
         bad |= r != MPI_REQUEST_NULL;
+        for (int how = 0; how < 3; how++) {
+            int got[2] = {0, 0};
+            MPI_Request two[2];
+            for (int k = 0; k < 2; k++)
+                MPI_Irecv(&got[k], 1, MPI_INT, 0, 10 + 2 * how + k, MPI_COMM_WORLD, &two[k]);
+            bad |= poll_two(two, how, got, 100 + 2 * how, 101 + 2 * how);
+        }
     }
     if (bad)
         printf("TEST FAILED: rank %d: wrong value, status or handle after polling\n", rank);

@@ -1,32 +1,46 @@
-/* EXPECT: request-leak  NP: 2  SAYS: tested+3+times+without+completing */
+/* EXPECT: request-leak  NP: 2  SAYS: tested+13+times+without+completing+in+all */
 /*
- * Checks: a request the program tested but never completed is a leak, and
- * the report counts its tests. Rank 1 posts an MPI_Irecv for tag 99, which
- * nobody sends, tests it three times (each MPI_Test answers "not
- * complete") and reaches MPI_Finalize with it still pending.
+ * Checks: requests the program tested but never completed are a leak, and
+ * the report counts their tests. Rank 1 posts two MPI_Irecv (tags 98 and
+ * 99, made at one line), which nobody sends, and polls them: MPI_Test on
+ * the first once, then MPI_Testany, MPI_Testall and MPI_Testsome on both,
+ * twice each. Every call answers "nothing completed"; the first request
+ * was tested 7 times, the second 6, 13 in all, and both are still pending
+ * at MPI_Finalize.
  *
- * Why it matters here: a poll of a request the checker holds and that is
- * not complete takes a short path (runtime/complete.c,
- * mc_eng_test_pending) that skips the argument checks and the tracking;
- * the count of tests must still come out right.
+ * Why it matters here: a poll of requests the checker holds, none of them
+ * complete, takes a short path (runtime/complete.c, mc_eng_test_pending)
+ * that skips the argument checks and the tracking; the count of tests and
+ * the answers must still come out right.
  */
 #include <mpi.h>
 #include <stdio.h>
 
 int main(int argc, char **argv)
 {
-    int rank, value = 0, flag = 0;
-    MPI_Request pending;
+    int rank, value[2] = {0, 0}, flag = 1, index = 0, outcount = 1, indices[2], bad = 0;
+    MPI_Request pending[2];
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 1) {
-        MPI_Irecv(&value, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &pending);
-        for (int i = 0; i < 3; i++) {
-            MPI_Test(&pending, &flag, MPI_STATUS_IGNORE);
-            if (flag)
-                printf("TEST FAILED: a receive nobody sends to completed\n");
+        for (int k = 0; k < 2; k++)
+            MPI_Irecv(&value[k], 1, MPI_INT, 0, 98 + k, MPI_COMM_WORLD, &pending[k]);
+        MPI_Test(&pending[0], &flag, MPI_STATUS_IGNORE);
+        bad |= flag != 0;
+        for (int i = 0; i < 2; i++) {
+            flag = 1, index = 0, outcount = 1;
+            MPI_Testany(2, pending, &index, &flag, MPI_STATUS_IGNORE);
+            bad |= flag != 0 || index != MPI_UNDEFINED;
+            flag = 1;
+            MPI_Testall(2, pending, &flag, MPI_STATUSES_IGNORE);
+            bad |= flag != 0;
+            MPI_Testsome(2, pending, &outcount, indices, MPI_STATUSES_IGNORE);
+            bad |= outcount != 0;
         }
+        bad |= pending[0] == MPI_REQUEST_NULL || pending[1] == MPI_REQUEST_NULL;
+        if (bad)
+            printf("TEST FAILED: a poll of receives nobody sends to answered that one completed\n");
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
