@@ -33,6 +33,7 @@ static void compute(void)
 static int poll_two(MPI_Request *reqs, int how, const int *got, int want0, int want1)
 {
     int done[2] = {0, 0}, bad = 0, flag = 0;
+    MPI_Status sts[2];
     while (!(done[0] && done[1])) {
         if (how == 0) {
             int index = -5;
@@ -44,12 +45,12 @@ static int poll_two(MPI_Request *reqs, int how, const int *got, int want0, int w
             }
         } else if (how == 1) {
             int outcount = -5, indices[2];
-            MPI_Testsome(2, reqs, &outcount, indices, MPI_STATUSES_IGNORE);
+            MPI_Testsome(2, reqs, &outcount, indices, sts);
             bad |= outcount < 0 && outcount != MPI_UNDEFINED;
             for (int k = 0; k < outcount && k < 2; k++)
                 done[indices[k]] = 1;
         } else {
-            MPI_Testall(2, reqs, &flag, MPI_STATUSES_IGNORE);
+            MPI_Testall(2, reqs, &flag, sts);
             if (flag)
                 done[0] = done[1] = 1;
         }

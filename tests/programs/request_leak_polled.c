@@ -20,6 +20,7 @@ int main(int argc, char **argv)
 {
     int rank, value[2] = {0, 0}, flag = 1, index = 0, outcount = 1, indices[2], bad = 0;
     MPI_Request pending[2];
+    MPI_Status sts[2];
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -33,9 +34,9 @@ int main(int argc, char **argv)
             MPI_Testany(2, pending, &index, &flag, MPI_STATUS_IGNORE);
             bad |= flag != 0 || index != MPI_UNDEFINED;
             flag = 1;
-            MPI_Testall(2, pending, &flag, MPI_STATUSES_IGNORE);
+            MPI_Testall(2, pending, &flag, sts);
             bad |= flag != 0;
-            MPI_Testsome(2, pending, &outcount, indices, MPI_STATUSES_IGNORE);
+            MPI_Testsome(2, pending, &outcount, indices, sts);
             bad |= outcount != 0;
         }
         bad |= pending[0] == MPI_REQUEST_NULL || pending[1] == MPI_REQUEST_NULL;
