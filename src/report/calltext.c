@@ -68,6 +68,9 @@ void mc_calltext_serialize(const mc_call_text *ct, char *buf, size_t cap)
         sep(buf, cap, &len, '\t');
         snprintf(num, sizeof num, "%llx", (unsigned long long)f->pc);
         put(buf, cap, &len, num);
+        sep(buf, cap, &len, '\t');
+        snprintf(num, sizeof num, "%llx", (unsigned long long)f->offset);
+        put(buf, cap, &len, num);
         sep(buf, cap, &len, '\n');
     }
 }
@@ -124,6 +127,9 @@ void mc_calltext_parse(const char *text, int rank, mc_call_text *ct)
             char *pcs = field(&q);
             f->pc = pcs ? (uintptr_t)strtoull(pcs, NULL, 16) : 0;
             free(pcs);
+            char *offs = field(&q);
+            f->offset = offs ? (uintptr_t)strtoull(offs, NULL, 16) : 0;
+            free(offs);
             if (f->function && !*f->function) { free(f->function); f->function = NULL; }
             if (f->file && !*f->file) { free(f->file); f->file = NULL; }
             if (f->module && !*f->module) { free(f->module); f->module = NULL; }

@@ -59,6 +59,9 @@ typedef struct {
     int line;       /* 0 when unknown */
     char *module;   /* shared object or executable path */
     uintptr_t pc;
+    uintptr_t offset;   /* pc as an address of the module's own file (what `addr2line -e
+                         * module` takes; the same on every rank, where pc differs with
+                         * the load address); 0 when unknown */
 } mc_frame;
 
 /* One named argument, already rendered as text ("MPI_COMM_WORLD", "-1"). */

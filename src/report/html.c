@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,8 @@ static void put_frame(FILE *m, const mc_frame *fr)
     } else if (fr->module) {
         fputs(" (", m);
         esc(m, fr->module);
+        if (fr->offset)
+            fprintf(m, " +0x%" PRIxPTR, fr->offset);
         fputc(')', m);
     }
     fputs("</li>\n", m);

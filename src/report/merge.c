@@ -53,8 +53,12 @@ static int same_finding(const mc_finding *a, const mc_finding *b)
     const mc_frame *p = &x->stack[0], *q = &y->stack[0];
     if (p->file || q->file)
         return str_eq(p->file, q->file) && p->line == q->line;
-    /* Without debug info: the function within its module (each process
-     * loads libraries at other addresses, so pcs differ across ranks). */
+    /* Without debug info: the address within the module's file, the same on
+     * every rank (each process loads the program and its libraries at
+     * other addresses, so pcs differ across ranks); without it, the
+     * function within its module. */
+    if (p->offset || q->offset)
+        return p->offset == q->offset && str_eq(p->module, q->module);
     if (p->function || q->function)
         return str_eq(p->function, q->function) && str_eq(p->module, q->module);
     return p->pc == q->pc && str_eq(p->module, q->module);
@@ -88,6 +92,8 @@ static uint64_t finding_hash(const mc_finding *f)
     const mc_frame *p = &f->calls[0].stack[0];
     if (p->file)
         return mix(mix_str(h, p->file), &p->line, sizeof p->line);
+    if (p->offset)
+        return mix_str(mix(h, &p->offset, sizeof p->offset), p->module);
     if (p->function)
         return mix_str(mix_str(h, p->function), p->module);
     return mix_str(mix(h, &p->pc, sizeof p->pc), p->module);

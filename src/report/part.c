@@ -92,11 +92,13 @@ json_t *mc_json_str(const char *s)
 
 static json_t *frame_to_json(const mc_frame *fr)
 {
-    char pc[2 + 2 * sizeof(uintptr_t) + 1];
+    char pc[2 + 2 * sizeof(uintptr_t) + 1], off[2 + 2 * sizeof(uintptr_t) + 1];
     snprintf(pc, sizeof pc, "0x%" PRIxPTR, fr->pc);
-    return json_pack("{s:o, s:o, s:i, s:o, s:s}", "function", mc_json_str(fr->function),
+    snprintf(off, sizeof off, "0x%" PRIxPTR, fr->offset);
+    return json_pack("{s:o, s:o, s:i, s:o, s:s, s:o}", "function", mc_json_str(fr->function),
                      "file", mc_json_str(fr->file), "line", fr->line > 0 ? fr->line : 0,
-                     "module", mc_json_str(fr->module), "pc", pc);
+                     "module", mc_json_str(fr->module), "pc", pc,
+                     "offset", fr->offset ? json_string(off) : json_null());
 }
 
 static json_t *call_to_json(const mc_call_text *c)
@@ -392,7 +394,7 @@ static int frame_from_json(const json_t *o, mc_frame *fr)
         return -1;
     if (get_str(o, "function", &fr->function) || get_str(o, "file", &fr->file) ||
         get_str(o, "module", &fr->module) || get_int(o, "line", 0, &fr->line) ||
-        get_pc(json_object_get(o, "pc"), &fr->pc))
+        get_pc(json_object_get(o, "pc"), &fr->pc) || get_pc(json_object_get(o, "offset"), &fr->offset))
         return -1;
     return 0;
 }

@@ -26,6 +26,12 @@ void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
         dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
     if (path)
         f->module = mc_strdup(path);
+    /* The address in the module's file: a stripped program's frames have
+     * nothing else that is the same on every rank (each loads the
+     * executable and libraries at addresses of its own). */
+    Dwarf_Addr rel = pc;
+    if (dwfl_module_relocate_address(mod, &rel) >= 0)
+        f->offset = (uintptr_t)rel;
     const char *fn = dwfl_module_addrname(mod, a);
     if (fn) /* "__libc_start_main@@GLIBC_2.34": the version is noise here */
         f->function = mc_strndup(fn, strcspn(fn, "@"));

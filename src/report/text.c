@@ -48,12 +48,16 @@ static void put_frame(FILE *m, const mc_frame *fr)
             fprintf(m, ":%d", fr->line);
         fputc(')', m);
     } else if (fr->module) {
-        /* The frame has the absolute pc only (not the load address), so the
-         * offset inside the module is unknown: show where the pc is. */
+        /* No debug information: the address in the module's file when known
+         * (`addr2line -e MODULE 0xOFFSET` finds the line where the module
+         * has it), else where the pc is in this process. */
         put_str(m, fr->function, "??");
         fputs(" (", m);
         put_str(m, fr->module, "");
-        fprintf(m, " @ 0x%" PRIxPTR ")", fr->pc);
+        if (fr->offset)
+            fprintf(m, " +0x%" PRIxPTR ")", fr->offset);
+        else
+            fprintf(m, " @ 0x%" PRIxPTR ")", fr->pc);
     } else if (fr->function) {
         put_str(m, fr->function, "");
         fprintf(m, " (0x%" PRIxPTR ")", fr->pc);

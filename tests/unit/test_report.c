@@ -527,6 +527,42 @@ START_TEST(fold_by_pc)
 }
 END_TEST
 
+/* A stripped program's frames: the address in the module's file (offset)
+ * is the same on every rank where the pcs differ, so it identifies the
+ * frame, ahead of the function; the text shows it for addr2line. */
+START_TEST(fold_by_offset)
+{
+    mc_finding f = make(MC_CLASS_RESOURCE_LEAK, MC_SEV_WARNING, "1 communicator leaked", 0, NULL, 0);
+    mc_report_doc doc = {0};
+    mc_frame *fr = &f.calls[0].stack[0];
+    free(fr->file);
+    fr->file = NULL;
+    free(fr->function);
+    fr->function = NULL;
+    fr->offset = 0x1a39;
+    write_part("rank-0.jsonl", &f);
+    f.ranks[0] = f.calls[0].rank = 1;
+    fr->pc += 0x7000000;
+    write_part("rank-1.jsonl", &f);              /* other pc, same offset: folded */
+    fr->offset = 0x1a4b;
+    write_part("rank-1.jsonl", &f);              /* another call site: kept apart */
+    fr->offset = 0x1a39;
+    fr->function = xstrdup("BI_TransUserComm");
+    write_part("rank-1.jsonl", &f);              /* same offset, a name seen here only: folded */
+    merge_capture(&doc);
+    ck_assert_uint_eq(doc.nfindings, 2);
+    ck_assert_uint_eq(doc.findings[0].nranks, 2);
+    ck_assert_uint_eq(doc.findings[0].ncalls, 3);
+    ck_assert_uint_eq(doc.findings[0].calls[0].stack[0].offset, 0x1a39);
+    ck_assert_uint_eq(doc.findings[1].calls[0].stack[0].offset, 0x1a4b);
+    char *text = mc_finding_format_text(&doc.findings[1], 0);
+    ck_assert_ptr_nonnull(strstr(text, "mpicheck:     at ?? (/usr/bin/prog +0x1a4b)\n"));
+    free(text);
+    mc_report_doc_clear(&doc);
+    mc_finding_clear(&f);
+}
+END_TEST
+
 START_TEST(text_frame_limit)
 {
     mc_finding f = make(MC_CLASS_DEADLOCK, MC_SEV_ERROR, "m", 0, "x.c", 1);
@@ -556,6 +592,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, class_names);
     tcase_add_test(tc, merge_folds);
+    tcase_add_test(tc, fold_by_offset);
     tcase_add_test(tc, malformed_lines);
     tcase_add_test(tc, job_line);
     tcase_add_test(tc, job_report);
