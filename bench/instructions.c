@@ -9,6 +9,9 @@
  *              one message, sent and received
  *   barrier    MPI_Barrier on MPI_COMM_WORLD (one process)
  *   allreduce  MPI_Allreduce of one double
+ *   poll       MPI_Test of a receive nobody has sent to yet (a loop that
+ *              waits for a message by polling, as hpcc's RandomAccess does
+ *              with MPI_Testany); the message comes after the loop
  *
  * Usage: instructions LOOP ITERATIONS. Run at two iteration counts, the
  * difference divided by the difference of the counts is the cost of one
@@ -22,7 +25,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 3 || atoi(argv[2]) <= 0) {
-        fprintf(stderr, "usage: instructions query|message|barrier|allreduce ITERATIONS\n");
+        fprintf(stderr, "usage: instructions query|message|barrier|allreduce|poll ITERATIONS\n");
         return 2;
     }
     const char *loop = argv[1];
@@ -48,6 +51,15 @@ int main(int argc, char **argv)
         double in = 1, out;
         for (int i = 0; i < n; i++)
             MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (strcmp(loop, "poll") == 0) {
+        double in = 0, out = 1;
+        int flag = 0;
+        MPI_Request req;
+        MPI_Irecv(&in, 1, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD, &req);
+        for (int i = 0; i < n; i++)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        MPI_Send(&out, 1, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
     } else {
         fprintf(stderr, "instructions: unknown loop '%s'\n", loop);
         MPI_Abort(MPI_COMM_WORLD, 2);
