@@ -3,7 +3,9 @@
 # launcher finds which MPI the mpi4py module links (no --mpi needed), a
 # recv-recv deadlock is reported although mpi4py asks for
 # MPI_THREAD_MULTIPLE, with both ranks' script line (recv_recv.py:7) as
-# the innermost frame of their calls, and a correct ring is silent. Skipped, with the
+# the innermost frame of their calls, a correct ring is silent, and an
+# unsafe exchange is a potential deadlock (strict mode stays on while the
+# script runs no thread of its own). Skipped, with the
 # reason, where the interpreter has no mpi4py for this build's MPI (Debian's
 # python3-mpi4py is built for Open MPI).
 set -u
@@ -55,6 +57,19 @@ if [ "$rc" -eq 0 ] && grep -q '"findings": *\[ *\]' "$tmp/ok.json" && ! grep -q 
     pass=$((pass + 1)); echo "PASS mpi4py ring: no finding, exit 0"
 else
     fail=$((fail + 1)); echo "FAIL mpi4py ring: exit $rc"; tail -15 "$tmp/err"; head -c 1500 "$tmp/ok.json"
+fi
+# shellcheck disable=SC2086
+timeout -k 5 60 "$b/src/mpicheck" --timeout=2 --report="$tmp/pd.json" -- $extra -np 2 $py "$src/tests/python/unsafe_exchange.py" \
+    > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && $py -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["class"] == "potential-deadlock"]
+sys.exit(0 if len(f) == 1 and f[0]["ranks"] == [0, 1] else 1)' "$tmp/pd.json"; then
+    pass=$((pass + 1)); echo "PASS mpi4py unsafe exchange: potential deadlock of ranks 0 and 1 (a warning, exit 0)"
+else
+    fail=$((fail + 1)); echo "FAIL mpi4py unsafe exchange: exit $rc, no potential-deadlock of ranks 0 and 1"; tail -15 "$tmp/err"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -292,13 +292,14 @@ void mc_runtime_after_init(int provided)
     mc_report_process_line(&place); /* where it runs: reports of a job across nodes name hosts */
     /* A deadlock is proven only while no thread of the program could
      * still make the releasing call (runtime/deadlock_answer.c), and the
-     * strict-mode wait for receives is off under MPI_THREAD_MULTIPLE
-     * (engine.c). Said once, so a clean report is not read as "no
-     * deadlock possible". */
+     * strict-mode wait for receives is off while the program runs threads
+     * of its own (engine.c, mc_eng_strict_now). Said once, so a clean
+     * report is not read as "no deadlock possible". */
     if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
         fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: a deadlock is proven only "
                         "while every thread of the program waits in MPI (or in pthread_join), and "
-                        "potential-deadlock detection is off (under the mpicheck launcher a job whose "
-                        "threads all hang in MPI is still reported, as a hang)\n");
+                        "potential deadlocks are looked for only while it runs no thread besides the main one "
+                        "(under the mpicheck launcher a job whose threads all hang in MPI is still reported, "
+                        "as a hang)\n");
 }
 

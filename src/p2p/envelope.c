@@ -85,7 +85,7 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     /* Strict mode: a send that is not buffered completes for the checker
      * only when a matching receive is posted, i.e. when the mirror of that
      * receive takes the envelope: MPI_Issend says exactly that. */
-    int rc = (mc_eng_strict && mode != MC_SEND_BUFFERED)
+    int rc = (mode != MC_SEND_BUFFERED && mc_eng_strict_now())
         ? PMPI_Issend(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow, &s->req)
         : PMPI_Isend(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow, &s->req);
     if (rc != MPI_SUCCESS) {

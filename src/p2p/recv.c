@@ -338,7 +338,9 @@ int mc_prec_progress(mc_prec *p)
             PMPI_Request_get_status(p->real, &flag, MPI_STATUS_IGNORE);
         if (!flag)
             return 0;
-        if (p->slot && mc_eng_strict && p->mode != MC_SEND_BUFFERED && !p->relaxed) {
+        /* A slot is kept (owned) only by a send that waits for its
+         * receive: strict mode when it started (send.c, needs_ack). */
+        if (p->slot && !p->relaxed) {
             if (mc_dl_relax) {
                 /* Released: after a potential-deadlock report (or a call
                  * site that used up its probes) this send's call site stops

@@ -52,7 +52,7 @@ static void mc_status_proc_null(MPI_Status *st)
 
 static int needs_ack(int mode)
 {
-    return mc_eng_strict && mode != MC_SEND_BUFFERED;
+    return mode != MC_SEND_BUFFERED && mc_eng_strict_now();
 }
 
 

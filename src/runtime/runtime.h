@@ -263,7 +263,11 @@ int mc_prec_count(void);
 extern long long mc_env_sent, mc_env_received;
 
 extern int mc_eng_on;           /* the engine handles p2p calls */
-extern int mc_eng_strict;       /* strict mode */
+extern int mc_eng_strict;       /* strict mode asked for (--mode=strict, the default) */
+/* Whether a send made now waits for its receive (engine.c): strict mode,
+ * and under MPI_THREAD_MULTIPLE only while the program runs no thread
+ * besides the main one. */
+int mc_eng_strict_now(void);
 
 /* Lock of the engine's tables (MPI_THREAD_MULTIPLE only). */
 void mc_eng_lock(void);
