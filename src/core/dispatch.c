@@ -177,7 +177,7 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     if (c->engine && (fn == MC_FN_MPI_Test || fn == MC_FN_MPI_Testany || fn == MC_FN_MPI_Testall
                       || fn == MC_FN_MPI_Testsome)) {
         /* A poll of a request that is not complete yet changes nothing the
-         * modules follow (runtime/complete.c); the lock is the engine's. */
+         * modules follow (runtime/poll.c); the lock is the engine's. */
         mc_eng_lock();
         c->polled = mc_eng_test_pending(c);
         mc_eng_unlock();

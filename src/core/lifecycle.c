@@ -293,7 +293,7 @@ void mc_runtime_after_init(int provided)
     /* A deadlock is proven only while no thread of the program could
      * still make the releasing call (runtime/deadlock_answer.c), and the
      * strict-mode wait for receives is off while the program runs threads
-     * of its own (engine.c, mc_eng_strict_now). Said once, so a clean
+     * of its own (runtime/deadlock_answer.c, mc_eng_strict_now). Said once, so a clean
      * report is not read as "no deadlock possible". */
     if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
         fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: a deadlock is proven only "

@@ -275,73 +275,6 @@ int mc_complete_wait(mc_call *c, MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
-/* A loop of MPI_Test (or Testany, Testall, Testsome) that waits for a
- * message (hpcc's MPIRandomAccess polls millions of times) mostly gets "not
- * complete" on requests the engine holds. Then nothing the checker follows
- * changes: the handles are live (no stale or ended handle to report), MPI
- * is not asked to complete anything, and the tracking would only count the
- * tests. So the poll skips the argument checks and the tracking
- * (core/dispatch.c) and does only what every test does here: the engine's
- * service and each record's progress. Taken only when every handle is a
- * held, active record that is not ready; not under MPI_THREAD_MULTIPLE,
- * where the checks also look for two threads completing one request. */
-int mc_eng_test_pending(mc_call *c)
-{
-    MPI_Request *reqs;
-    int n, out;     /* out: the flag, index or outcount argument */
-    if (c->fn == MC_FN_MPI_Test) {
-        reqs = (MPI_Request *)c->vals[0].p;
-        n = 1, out = 1;
-    } else {
-        reqs = (MPI_Request *)c->vals[1].p;
-        n = c->vals[0].i;
-        out = c->fn == MC_FN_MPI_Testany ? 3 : 2;
-        if (c->fn == MC_FN_MPI_Testany && !c->vals[2].p)
-            return 0;
-    }
-    if (!reqs || n <= 0 || n > RECS_INLINE || !c->vals[out].p || mc_st.thread_level == MPI_THREAD_MULTIPLE)
-        return 0;
-    mc_obj *entry[RECS_INLINE];
-    mc_prec *recs[RECS_INLINE];
-    for (int i = 0; i < n; i++)
-        if (reqs[i] == MPI_REQUEST_NULL || !(recs[i] = mc_prec_find_entry(reqs[i], &entry[i]))
-            || (recs[i]->persistent && !recs[i]->active))
-            return 0;
-    mc_eng_service();
-    for (int i = 0; i < n; i++) {
-        /* A receive still held back after the service (p2p/recv.c: a
-         * wildcard one, whose envelope has not come) had its mirror tested
-         * by that service a moment ago: "not yet" is the answer, without
-         * a second test of the same request (hpcc's MPI_Testany polls of
-         * an MPI_ANY_SOURCE receive tested it twice a poll). */
-        if (recs[i]->deferred)
-            continue;
-        if (mc_p2p_hook.prec_progress(recs[i]))
-            return 0;
-    }
-    for (int i = 0; i < n; i++)
-        entry[i]->tests++;  /* for the leak report: "tested N times without completing" */
-    return 1;
-}
-
-/* What a polled call answers (mc_eng_test_pending): nothing completed. */
-static int polled_answer(mc_call *c)
-{
-    switch (c->fn) {
-    case MC_FN_MPI_Testany:
-        *(int *)c->vals[2].p = MPI_UNDEFINED;
-        *(int *)c->vals[3].p = 0;
-        break;
-    case MC_FN_MPI_Testsome:
-        *(int *)c->vals[2].p = 0;
-        break;
-    default:    /* MPI_Test, MPI_Testall */
-        *(int *)c->vals[c->fn == MC_FN_MPI_Test ? 1 : 2].p = 0;
-        break;
-    }
-    return MPI_SUCCESS;
-}
-
 int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *statuses)
 {
     mc_eng_lock();
@@ -372,7 +305,7 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
                     int blocking)
 {
     if (c->polled)
-        return polled_answer(c);
+        return mc_eng_polled_answer(c);
     mc_eng_lock();
     if (!engine_busy() || n <= 0) {
         mc_eng_unlock();
@@ -420,7 +353,7 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
                      MPI_Status *statuses, int blocking)
 {
     if (c->polled)
-        return polled_answer(c);
+        return mc_eng_polled_answer(c);
     mc_eng_lock();
     if (!engine_busy() || n <= 0) {
         mc_eng_unlock();
@@ -473,7 +406,7 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
 int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status)
 {
     if (c->polled)
-        return polled_answer(c);
+        return mc_eng_polled_answer(c);
     mc_prec *p = held(*req);
     if (!p)
         return PMPI_Test(req, flag, status);
@@ -492,7 +425,7 @@ int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status
 int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses)
 {
     if (c->polled)
-        return polled_answer(c);
+        return mc_eng_polled_answer(c);
     mc_eng_lock();
     if (!engine_busy() || n <= 0) {
         mc_eng_unlock();

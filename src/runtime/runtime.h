@@ -382,6 +382,8 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
                     int blocking);
 int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
                      MPI_Status *statuses, int blocking);
+/* poll.c: what a polled call (c->polled) answers: nothing completed. */
+int mc_eng_polled_answer(mc_call *c);
 int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status);
 int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses);
 int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *status);

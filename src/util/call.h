@@ -69,7 +69,7 @@ typedef struct {
     int synced;                 /* 1: an MPI_Barrier whose handshake already synchronized every member:
                                  * the wrapper makes no real call (`!synced`, coll/hs_p2p.c) */
     int polled;                 /* 1: an MPI_Test of a held request that is not ready: answered
-                                 * "not complete" without the checks or a real call (runtime/complete.c) */
+                                 * "not complete" without the checks or a real call (runtime/poll.c) */
     const void *outer;          /* the call this one runs inside of (a callback's), or NULL */
     uint64_t seq;               /* this thread's count of calls at its enter: tells apart calls that
                                  * share a stack address */

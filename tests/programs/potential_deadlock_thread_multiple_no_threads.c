@@ -9,7 +9,7 @@
  * messages; with synchronous sends (or messages past the eager limit) both
  * ranks wait forever (MPI-4.0 sec. 3.5, "unsafe" programs). With only the
  * main thread, every wait of the rank is the whole rank's, so the
- * detector's proof is the single-threaded one (runtime/engine.c,
+ * detector's proof is the single-threaded one (runtime/deadlock_answer.c,
  * mc_eng_strict_now).
  */
 #include <mpi.h>

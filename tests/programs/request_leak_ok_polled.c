@@ -3,7 +3,7 @@
  * Checks: requests completed by polling MPI_Test raise nothing, and the
  * polls answer what MPI would. Rank 0 computes a while before it sends, so
  * rank 1's polls mostly find the requests not complete (the checker's
- * short path for those, runtime/complete.c) before one finds each done:
+ * short path for those, runtime/poll.c) before one finds each done:
  *  1. an MPI_Irecv from rank 0, with its status checked;
  *  2. an MPI_Irecv from MPI_ANY_SOURCE with MPI_ANY_TAG;
  *  3. a persistent receive (MPI_Recv_init), started twice, each polled to

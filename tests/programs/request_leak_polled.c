@@ -9,7 +9,7 @@
  * at MPI_Finalize.
  *
  * Why it matters here: a poll of requests the checker holds, none of them
- * complete, takes a short path (runtime/complete.c, mc_eng_test_pending)
+ * complete, takes a short path (runtime/poll.c, mc_eng_test_pending)
  * that skips the argument checks and the tracking; the count of tests and
  * the answers must still come out right.
  */
