@@ -76,7 +76,7 @@ int mc_dl_rank_blocked(void)
 /* Strict mode makes a send wait for its receive so that the detector can
  * prove a potential deadlock. Under MPI_THREAD_MULTIPLE the detector calls
  * a rank blocked only while no other thread of the program could still
- * release it (deadlock_answer.c), so while the program runs threads of its
+ * release it (mc_dl_rank_blocked, above), so while the program runs threads of its
  * own such a wait could end in no report: it only slowed a program
  * (MPICH's threads/pt2pt/mt_iprobe_sendrecv 17 to 29 times) or stalled an
  * unsafe exchange MPI runs fine. Those sends go as in fast mode. A program
