@@ -240,6 +240,14 @@ int mc_start_one(mc_call *c, MPI_Request *req)
         int rc = PMPI_Start(req);
         if (rc != MPI_SUCCESS)
             return rc;
+        /* MPI may hand out a new handle (MPI_Start's request is INOUT):
+         * Open MPI does for a buffered send whose last start is still in
+         * transit from the attached buffer, and frees the old one itself.
+         * The record follows, or the next start would go unseen, without
+         * its envelope, and the receiver's mirror would wait for it. */
+        if (*req != p->user)
+            mc_prec_rekey(p, *req);
+        p->real = *req;
         p->relaxed = needs_ack(p->mode) && mc_dl_site_relaxed(p->caller);
         int owned = needs_ack(p->mode) && !p->relaxed;
         uint64_t sum;
@@ -252,6 +260,13 @@ int mc_start_one(mc_call *c, MPI_Request *req)
         return rc;
     }
     int rc = mc_recv_post(&sc, pc, p->buf, p->count, p->type, p->peer, p->tag, p);
+    /* The same for a receive MPI started itself (not a held-back one,
+     * which keeps the application's handle and receives apart). */
+    if (rc == MPI_SUCCESS && p->persistent && !p->greq && !p->deferred
+        && p->real != MPI_REQUEST_NULL && p->real != p->user) {
+        *req = p->real;
+        mc_prec_rekey(p, p->real);
+    }
     if (rc == MPI_SUCCESS)
         mc_bufwatch_overlap(c, p);
     return rc;

@@ -178,6 +178,14 @@ void mc_prec_insert(mc_prec *p, MPI_Request user, const mc_call *c)
     nprecs++;
 }
 
+void mc_prec_rekey(mc_prec *p, MPI_Request user)
+{
+    MC_LOCK();
+    mc_obj_rekey(&p->obj, MC_BITS(user));
+    MC_UNLOCK();
+    p->user = user;
+}
+
 mc_prec *mc_prec_new(MPI_Request user, const mc_call *c)
 {
     mc_prec *p = mc_prec_alloc();

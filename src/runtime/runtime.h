@@ -251,6 +251,8 @@ mc_prec *mc_prec_alloc(void);                       /* not in the table yet */
 void mc_prec_free(mc_prec *p);                      /* one not in the table (never inserted, dropped, orphan done) */
 /* Enters p in the request table under the user's handle, made by call c. */
 void mc_prec_insert(mc_prec *p, MPI_Request user, const mc_call *c);
+/* The record's request now has handle user (MPI_Start replaced it). */
+void mc_prec_rekey(mc_prec *p, MPI_Request user);
 mc_prec *mc_prec_new(MPI_Request user, const mc_call *c);   /* alloc + insert */
 void mc_prec_orphan(mc_prec *p);                    /* user freed it while active */
 void mc_prec_drop(mc_prec *p);

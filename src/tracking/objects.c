@@ -148,6 +148,23 @@ void mc_obj_unlink(mc_obj *o)
         obj_drop(o);
 }
 
+void mc_obj_rekey(mc_obj *o, uint64_t bits)
+{
+    if ((o->embedded && !o->linked) || o->key.bits == bits)
+        return;
+    HASH_DEL(table, o);
+    mc_obj_key key = {o->key.kind, bits};
+    mc_obj *old;
+    HASH_FIND(hh, table, &key, sizeof key, old);
+    if (old) {
+        if (old->key.kind == MC_OBJ_REQUEST && old->active)
+            mc_requests_shared(bits);
+        obj_remove(old, 1);
+    }
+    o->key = key;
+    HASH_ADD(hh, table, key, sizeof key, o);
+}
+
 mc_obj *mc_obj_find(int kind, uint64_t bits)
 {
     mc_obj_key key = {(uint64_t)kind, bits};

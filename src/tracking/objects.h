@@ -85,6 +85,12 @@ void mc_obj_remove(int kind, uint64_t bits);
  * handle goes); unlink takes it out of the table again, when still in. */
 void mc_obj_insert(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack);
 void mc_obj_unlink(mc_obj *o);
+/* Moves a linked entry to another handle value, keeping everything it
+ * knows (a persistent request whose handle MPI_Start replaced: MPI-4.0
+ * gives MPI_Start the request as INOUT, and Open MPI hands out a new one
+ * for a buffered send still in transit). A stale entry of the new value
+ * goes, as in mc_obj_insert. */
+void mc_obj_rekey(mc_obj *o, uint64_t bits);
 /* Calls fn for every object of kind (all kinds when kind < 0). */
 void mc_obj_foreach(int kind, void (*fn)(mc_obj *o, void *arg), void *arg);
 const char *mc_obj_kind_name(int kind);     /* "communicator", ... */

@@ -264,6 +264,13 @@ static void update_snapshotted(mc_call *c, int ok)
         if (before == MPI_REQUEST_NULL)
             continue;
         mc_obj *o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(before));
+        if (starts && ok && now[k] != before && now[k] != MPI_REQUEST_NULL) {
+            /* MPI_Start replaced the handle (its request is INOUT): the
+             * engine's record moved already; an entry of our own moves. */
+            if (o && !o->embedded)
+                mc_obj_rekey(o, MC_BITS(now[k]));
+            o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(now[k]));
+        }
         if (now[k] == MPI_REQUEST_NULL) {
             if (o && o->copies > 0 && !o->embedded) {
                 o->copies--;
