@@ -23,8 +23,9 @@ separated by commas): the report's summary.skipped must name exactly those, and 
 summary on stderr must name each; without SKIPPED it must name none.
 CAUSE: a finding of the EXPECT class must name that likely cause ("a tag
 mismatch?"; CAUSE: start, "a missing MPI_Start?") in its message and in its JSON "cause". SAYS: a
-finding of the EXPECT class must hold that text in its message, each "+"
-read as a space (SAYS: tested+3+times). INJECT: outcome-fail@r runs the program with
+finding of the EXPECT class must hold that text in its message or in one of
+its calls written as CALL(NAME=VALUE, ...), each "+" read as a space
+(SAYS: tested+3+times). INJECT: outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -104,6 +105,15 @@ OPENMPI_ENV = {
 }
 
 print_lock = threading.Lock()
+
+
+def finding_text(f):
+    """A finding's message and its calls as CALL(NAME=VALUE, ...), one per line."""
+    lines = [f.get("message") or ""]
+    for c in f.get("calls") or []:
+        args = c.get("args") or {}
+        lines.append("%s(%s)" % (c.get("call"), ", ".join("%s=%s" % kv for kv in args.items())))
+    return "\n".join(lines)
 
 
 def matches(name, patterns):
@@ -340,9 +350,10 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
                 reasons.append("no %s finding names the likely cause '%s' in its message and its "
                                "\"cause\" (CAUSE)" % (expect, want_cause))
             if hdr.get("says") and not any(
-                    f.get("class") == expect and hdr["says"] in (f.get("message") or "")
+                    f.get("class") == expect and hdr["says"] in finding_text(f)
                     for f in findings):
-                reasons.append("no %s finding says '%s' in its message (SAYS)" % (expect, hdr["says"]))
+                reasons.append("no %s finding says '%s' in its message or calls (SAYS)"
+                               % (expect, hdr["says"]))
             want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
                                             for f in findings) else 0
             if rc != want_rc and rc not in (124, -9, 137):

@@ -151,3 +151,16 @@ char *mc_render_value(const mc_param_desc *pd, const mc_value *v)
         return mc_strdup("?");
     }
 }
+
+char *mc_render_value_as_made(const mc_param_desc *pd, const mc_value *v, uint32_t id)
+{
+    uint64_t bits;
+    switch (pd->ctype) {
+    case MC_CT_COMM: bits = MC_BITS(v->comm); break;
+    case MC_CT_DATATYPE: bits = MC_BITS(v->type); break;
+    case MC_CT_OP: bits = MC_BITS(v->op); break;
+    default: id = 0; bits = 0; break;
+    }
+    char *s = id && namer.as_made ? namer.as_made(pd->ctype, bits, id) : NULL;
+    return s ? s : mc_render_value(pd, v);
+}

@@ -128,7 +128,7 @@ int mc_report_aborting(void)
 }
 
 static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *vals, int nvals,
-                      const uintptr_t *pcs, size_t npcs)
+                      const uint32_t *ids, int nids, const uintptr_t *pcs, size_t npcs)
 {
     const mc_fn_desc *d = &mc_fn_table[fn];
     ct->rank = run.world_rank;
@@ -142,7 +142,9 @@ static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *val
     ct->args = mc_calloc(d->nparams ? d->nparams : 1, sizeof *ct->args);
     for (int i = 0; ct->args && i < d->nparams && i < nvals; i++) {
         ct->args[ct->nargs].name = mc_strdup(d->params[i].name);
-        ct->args[ct->nargs].value = mc_render_value(&d->params[i], &vals[i]);
+        ct->args[ct->nargs].value = i < nids && ids[i]
+            ? mc_render_value_as_made(&d->params[i], &vals[i], ids[i])
+            : mc_render_value(&d->params[i], &vals[i]);
         ct->nargs++;
     }
     ct->stack = npcs ? mc_calloc(npcs, sizeof *ct->stack) : NULL;
@@ -160,13 +162,13 @@ static void fill_from_call(mc_call_text *ct, const mc_call *c)
         n = 1;
     }
     size_t from = mc_stack_site_index(pcs, n, (uintptr_t)c->caller);
-    fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, pcs + from, n - from);
+    fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, NULL, 0, pcs + from, n - from);
     mc_stack_prepend_python(&ct->stack, &ct->nframes);     /* an mpi4py program's script lines */
 }
 
 static void fill_from_origin(mc_call_text *ct, const mc_origin *o)
 {
-    fill_call(ct, o->fn, o->fortran, o->vals, o->nvals, o->pcs, (size_t)o->npcs);
+    fill_call(ct, o->fn, o->fortran, o->vals, o->nvals, o->ids, o->nids, o->pcs, (size_t)o->npcs);
 }
 
 void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack)
@@ -177,6 +179,7 @@ void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack)
     if (o->nvals)
         memcpy(o->vals, c->vals, (size_t)o->nvals * sizeof(mc_value));
     o->npcs = 0;
+    o->nids = 0;
     if (full_stack) {
         size_t n = mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
         size_t from = mc_stack_site_index(o->pcs, n, (uintptr_t)c->caller);
@@ -461,13 +464,13 @@ void mc_report_fill_call(mc_call_text *ct, const mc_call *c)
 
 void mc_report_fill_call_args(mc_call_text *ct, const mc_call *c)
 {
-    fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, NULL, 0);
+    fill_call(ct, c->fn, c->fortran, c->vals, c->desc->nparams, NULL, 0, NULL, 0);
 }
 
 void mc_report_fill_call_vals(mc_call_text *ct, int fn, const mc_value *vals, int nvals,
                               const uintptr_t *pcs, size_t npcs)
 {
-    fill_call(ct, fn, 0, vals, nvals, pcs, npcs);
+    fill_call(ct, fn, 0, vals, nvals, NULL, 0, pcs, npcs);
 }
 
 void mc_report_abort_job(const char *why)

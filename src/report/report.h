@@ -139,6 +139,9 @@ void mc_report_close(void);
  * (MPI_COMM_WORLD, MPI_INT, comm#2), wildcards (MPI_ANY_SOURCE), pointers.
  * Returns a malloc'd string. */
 char *mc_render_value(const mc_param_desc *pd, const mc_value *v);
+/* The same for a value of a call made earlier, whose handle named the
+ * object of this id then (mc_origin.ids; 0: render as it is now). */
+char *mc_render_value_as_made(const mc_param_desc *pd, const mc_value *v, uint32_t id);
 
 /* The names of handles the program made ("comm#3 (size 2)"), which only the
  * object table knows: tracking sits above report, so core hands its namer
@@ -148,6 +151,10 @@ typedef struct {
     char *(*comm)(MPI_Comm comm);
     char *(*datatype)(MPI_Datatype type);
     char *(*op)(MPI_Op op);
+    /* The handle of ctype (MC_CT_COMM, _DATATYPE, _OP) with bits, which
+     * named the object of this id when a call was made: its name if it
+     * still does, else a name that says it was freed. */
+    char *(*as_made)(int ctype, uint64_t bits, uint32_t id);
 } mc_handle_namer;
 void mc_render_set_namer(const mc_handle_namer *namer);
 /* Whether MPI may be asked now (between MPI_Init and MPI_Finalize, or in an

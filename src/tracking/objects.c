@@ -92,6 +92,30 @@ static void obj_drop(mc_obj *o) { obj_remove(o, 1); }
 
 int mc_obj_leaks_intended;
 
+/* Which objects the creating call's handle arguments named (the parent
+ * communicator of a split, the old type of a derived one): a report made
+ * later names them as they were, even once freed or their handles reused
+ * (MPICH hands a freed handle out again at once). Not for requests (their
+ * entries are made on hot paths, without full stacks). */
+static void origin_ids(mc_origin *og, const mc_call *c)
+{
+    if (!c || !c->desc)
+        return;
+    for (int i = 0; i < og->nvals; i++) {
+        int kind;
+        uint64_t bits;
+        switch (c->desc->params[i].ctype) {
+        case MC_CT_COMM: kind = MC_OBJ_COMM; bits = MC_BITS(og->vals[i].comm); break;
+        case MC_CT_DATATYPE: kind = MC_OBJ_DATATYPE; bits = MC_BITS(og->vals[i].type); break;
+        case MC_CT_OP: kind = MC_OBJ_OP; bits = MC_BITS(og->vals[i].op); break;
+        default: og->ids[i] = 0; continue;
+        }
+        mc_obj *named = mc_obj_find(kind, bits);
+        og->ids[i] = named ? (uint32_t)named->id : 0;
+    }
+    og->nids = og->nvals;
+}
+
 static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const mc_call *c, int full_stack)
 {
     mc_obj_key key = {(uint64_t)kind, bits};
@@ -126,6 +150,8 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
     o->embedded = ext != NULL;
     o->linked = 1;
     mc_origin_capture(&o->origin, c, full_stack);
+    if (full_stack)
+        origin_ids(&o->origin, c);
     HASH_ADD(hh, table, key, sizeof key, o);
 }
 
@@ -230,4 +256,20 @@ static char *name_comm(MPI_Comm comm) { return name_of(MC_OBJ_COMM, MC_BITS(comm
 static char *name_type(MPI_Datatype t) { return name_of(MC_OBJ_DATATYPE, MC_BITS(t)); }
 static char *name_op(MPI_Op op) { return name_of(MC_OBJ_OP, MC_BITS(op)); }
 
-const mc_handle_namer mc_obj_namer = {.comm = name_comm, .datatype = name_type, .op = name_op};
+static char *name_as_made(int ctype, uint64_t bits, uint32_t id)
+{
+    int kind = ctype == MC_CT_COMM ? MC_OBJ_COMM : ctype == MC_CT_DATATYPE ? MC_OBJ_DATATYPE : MC_OBJ_OP;
+    MC_LOCK();
+    mc_obj *o = mc_obj_find(kind, bits);
+    int same = o && (uint32_t)o->id == id;
+    MC_UNLOCK();
+    if (same)
+        return name_of(kind, bits);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s#%u (freed since)",
+             kind == MC_OBJ_COMM ? "comm" : kind == MC_OBJ_DATATYPE ? "datatype" : "op", id);
+    return mc_strdup(buf);
+}
+
+const mc_handle_namer mc_obj_namer = {.comm = name_comm, .datatype = name_type, .op = name_op,
+                                      .as_made = name_as_made};

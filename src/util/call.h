@@ -107,6 +107,12 @@ typedef struct {
     mc_value vals[MC_ORIGIN_MAX_VALS];
     int npcs;
     uintptr_t pcs[MC_ORIGIN_MAX_PCS];       /* innermost first */
+    /* The object each handle argument named when the call was made (its id
+     * in the object table; 0: none or not recorded), for the first nids
+     * values: by the time a report shows the call, the handle may name
+     * another object, or none. Tracking fills it for what it creates. */
+    int nids;
+    uint32_t ids[MC_ORIGIN_MAX_VALS];
 } mc_origin;
 
 /* Thread-local nesting depth of wrapper calls (0: the user is calling).
