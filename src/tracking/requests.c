@@ -270,6 +270,8 @@ static void update_snapshotted(mc_call *c, int ok)
             if (o && !o->embedded)
                 mc_obj_rekey(o, MC_BITS(now[k]));
             o = mc_obj_find(MC_OBJ_REQUEST, MC_BITS(now[k]));
+            if (nended)     /* the value is live again: not a stale copy */
+                ended_forget(MC_BITS(now[k]));
         }
         if (now[k] == MPI_REQUEST_NULL) {
             if (o && o->copies > 0 && !o->embedded) {
