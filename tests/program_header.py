@@ -99,7 +99,7 @@ def parse_header(path):
     if says is not None:
         if expect == "OK":
             raise HeaderError("SAYS needs EXPECT <class>, not EXPECT OK")
-        says = says.replace("+", " ")
+        says = [part.replace("+", " ") for part in says.split("|")]
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
             "flavor": flavor, "ranks": ranks, "skipped": skipped or [], "inject": inject or {},
             "cause": cause, "says": says}

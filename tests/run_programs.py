@@ -25,7 +25,8 @@ CAUSE: a finding of the EXPECT class must name that likely cause ("a tag
 mismatch?"; CAUSE: start, "a missing MPI_Start?") in its message and in its JSON "cause". SAYS: a
 finding of the EXPECT class must hold that text in its message or in one of
 its calls written as CALL(NAME=VALUE, ...), each "+" read as a space
-(SAYS: tested+3+times). INJECT: outcome-fail@r runs the program with
+(SAYS: tested+3+times); several texts, each to be found, are separated by
+"|". INJECT: outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -349,11 +350,10 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
                     and want_cause in (f.get("cause") or "") for f in findings):
                 reasons.append("no %s finding names the likely cause '%s' in its message and its "
                                "\"cause\" (CAUSE)" % (expect, want_cause))
-            if hdr.get("says") and not any(
-                    f.get("class") == expect and hdr["says"] in finding_text(f)
-                    for f in findings):
-                reasons.append("no %s finding says '%s' in its message or calls (SAYS)"
-                               % (expect, hdr["says"]))
+            for says in hdr.get("says") or []:
+                if not any(f.get("class") == expect and says in finding_text(f) for f in findings):
+                    reasons.append("no %s finding says '%s' in its message or calls (SAYS)"
+                                   % (expect, says))
             want_rc = ERROR_EXITCODE if any(f.get("severity") == "error"
                                             for f in findings) else 0
             if rc != want_rc and rc not in (124, -9, 137):

@@ -152,8 +152,8 @@ typedef struct {
     char *(*datatype)(MPI_Datatype type);
     char *(*op)(MPI_Op op);
     /* The handle of ctype (MC_CT_COMM, _DATATYPE, _OP) with bits, which
-     * named the object of this id when a call was made: its name if it
-     * still does, else a name that says it was freed. */
+     * named the object of this id when a call was made: NULL if it still
+     * does (named as any handle), else a name that says it was freed. */
     char *(*as_made)(int ctype, uint64_t bits, uint32_t id);
 } mc_handle_namer;
 void mc_render_set_namer(const mc_handle_namer *namer);

@@ -264,7 +264,7 @@ static char *name_as_made(int ctype, uint64_t bits, uint32_t id)
     int same = o && (uint32_t)o->id == id;
     MC_UNLOCK();
     if (same)
-        return name_of(kind, bits);
+        return NULL;    /* as it is now: the usual name (MPI_COMM_WORLD, comm#3 (size 2)) */
     char buf[64];
     snprintf(buf, sizeof buf, "%s#%u (freed since)",
              kind == MC_OBJ_COMM ? "comm" : kind == MC_OBJ_DATATYPE ? "datatype" : "op", id);
