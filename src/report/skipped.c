@@ -11,8 +11,9 @@ static const struct { const char *name, *what; } reasons[MC_SKIP_COUNT_] = {
     [MC_SKIP_UNCHECKED_COMM] = {"unchecked-communicator",
         "communicators without the checker's private copy (made by "
         "MPI_Comm_connect/accept or MPI_Comm_join, by MPI_Comm_spawn or MPI_Comm_get_parent "
-        "when the checker did not start the children, or whose copy failed; counted on "
-        "every rank that has one): their messages and collectives were not checked"},
+        "when the checker did not start the children, by MPI_Comm_create_group under "
+        "MPI_THREAD_MULTIPLE with Open MPI, or whose copy failed; counted on every rank "
+        "that has one): their messages and collectives were not checked"},
     [MC_SKIP_COLL_HANDSHAKE] = {"collective-handshake",
         "collective calls not compared across ranks: the checker could not start their "
         "handshake (a communicator whose handshake copy is missing, or the checker's own "
