@@ -188,6 +188,7 @@ static void look(size_t i, mc_hang_rank *r)
     static const char *const init_fns[] = {"MPI_Init", "MPI_Init_thread", NULL};
     static const char *const outside_fns[] = {"MPI_Comm_accept", "MPI_Comm_connect", "MPI_Comm_join", NULL};
     static const char *const spawn_fns[] = {"MPI_Comm_spawn", "MPI_Comm_spawn_multiple", NULL};
+    static const char *const finalize_fns[] = {"MPI_Finalize", NULL};
     const mc_board_page *b = w.boards[i].page;
     memset(r, 0, sizeof *r);
     r->rank = b->world_rank;
@@ -229,6 +230,7 @@ static void look(size_t i, mc_hang_rank *r)
         r->in_init += is_fn(name, init_fns);
         r->in_outside_wait += is_fn(name, outside_fns);
         r->in_spawn += is_fn(name, spawn_fns);
+        r->in_finalize += is_fn(name, finalize_fns);
     }
 }
 
@@ -350,7 +352,8 @@ static void *watch(void *unused)
             if (!frozen || core != said)
                 reported = 0;
         }
-        else if (!reported && t - since >= w.timeout_s) {
+        else if (!reported
+                 && t - since >= w.timeout_s * (mc_hang_finishing(r, w.nboards) ? MC_HANG_FINISHING_FACTOR : 1)) {
             reported = 1;
             said = core;
             /* A deadlock the ranks reported while frozen says it already. */

@@ -41,6 +41,23 @@ static int spawn_children_there(const mc_hang_rank *r, size_t n, const mc_hang_r
     return named;
 }
 
+int mc_hang_finishing(const mc_hang_rank *r, size_t n)
+{
+    mc_hang_state *st = malloc(n ? n * sizeof *st : 1);
+    if (!st)
+        return 0;
+    mc_hang_states(r, n, st);
+    int stuck = 0, finishing = 1;
+    for (size_t i = 0; i < n && finishing; i++) {
+        if (st[i] != MC_HANG_STUCK)
+            continue;
+        stuck = 1;
+        finishing = r[i].in_finalize > 0 && r[i].in_finalize == r[i].in_mpi;
+    }
+    free(st);
+    return stuck && finishing;
+}
+
 int mc_hang_all_known(const mc_hang_rank *r, size_t n)
 {
     for (size_t i = 0; i < n; i++)

@@ -37,6 +37,7 @@ typedef struct {
     int in_init;                /* ... of which in MPI_Init / MPI_Init_thread */
     int in_outside_wait;        /* ... in MPI_Comm_accept / connect / join */
     int in_spawn;               /* ... in MPI_Comm_spawn / spawn_multiple */
+    int in_finalize;            /* ... in MPI_Finalize */
     const char *spawning;       /* the label of the job it spawns ("" none) */
 } mc_hang_rank;
 
@@ -49,6 +50,14 @@ void mc_hang_states(const mc_hang_rank *ranks, size_t n, mc_hang_state *out);
  * the job is frozen too: "never reached MPI_Init"); *nmissing counts them
  * (at most max are written). */
 int mc_hang_frozen(const mc_hang_rank *ranks, size_t n, int *missing, size_t max, size_t *nmissing);
+
+/* 1 when the job is finishing: every rank that is stuck is inside
+ * MPI_Finalize alone (the others ended). The program's part is over and MPI
+ * tears the job down, which on a loaded machine, or with a spawned job to
+ * disconnect from, can outlast --hang-timeout; launcher/hang.c gives such
+ * a job MC_HANG_FINISHING_FACTOR times as long before it calls it hung. */
+int mc_hang_finishing(const mc_hang_rank *ranks, size_t n);
+#define MC_HANG_FINISHING_FACTOR 3
 
 /* 1 when every job the boards show has all its ranks' boards. */
 int mc_hang_all_known(const mc_hang_rank *ranks, size_t n);

@@ -146,6 +146,30 @@ START_TEST(spawn_waits_for_its_children)
 }
 END_TEST
 
+/* Every rank left stuck in MPI_Finalize alone: the job is finishing (the
+ * watch gives it longer), and still frozen by the rule. */
+START_TEST(finishing_in_finalize)
+{
+    mc_hang_rank r[3] = {stuck(0, 3), stuck(1, 3), stuck(2, 3)};
+    r[0].in_finalize = r[1].in_finalize = 1;
+    r[2].board_state = MC_BOARD_FINALIZED;      /* returned from MPI_Finalize */
+    ck_assert_int_eq(mc_hang_frozen(r, 3, NULL, 0, NULL), 1);
+    ck_assert_int_eq(mc_hang_finishing(r, 3), 1);
+    /* A rank stuck in another call: an ordinary hang. */
+    r[1].in_finalize = 0;
+    ck_assert_int_eq(mc_hang_finishing(r, 3), 0);
+    /* A rank with a second thread in another call (MPI_THREAD_MULTIPLE). */
+    r[1].in_finalize = 1;
+    r[1].in_mpi = 2;
+    r[1].app_threads = 1;
+    ck_assert_int_eq(mc_hang_finishing(r, 3), 0);
+    /* Nobody stuck: nothing to finish. */
+    mc_hang_rank ended[1] = {stuck(0, 1)};
+    ended[0].board_state = MC_BOARD_FINALIZED;
+    ck_assert_int_eq(mc_hang_finishing(ended, 1), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hang_rule");
@@ -159,6 +183,7 @@ static Suite *suite(void)
     tcase_add_test(tc, unknown_ranks_block_a_verdict);
     tcase_add_test(tc, never_reached_init_is_named);
     tcase_add_test(tc, spawn_waits_for_its_children);
+    tcase_add_test(tc, finishing_in_finalize);
     suite_add_tcase(s, tc);
     return s;
 }
