@@ -5,7 +5,7 @@ Usage:
   mpich_suite.py --flavor openmpi|mpich --suite BUILD_DIR --srcdir SRC_DIR
                  --mpicheck PATH [--lib LIBMPICHECK] [--tests FILE]
                  [--lists testlist,testlist.dtp,testlist.cvar] [--dirs coll,pt2pt]
-                 [--expected FILE] [--known FILE] [--fail-slow] [--jobs N]
+                 [--expected FILE] [--known FILE] [--fail-slow] [--checked-first] [--jobs N]
                  [--timeout S] [--results FILE] [--summary FILE]
                  [--resume FILE[,FILE...]] [--library LABEL] [PATTERN...]
 
@@ -46,7 +46,11 @@ hit its time limit. It is SLOW when it ran more than 5x longer than the
 plain run (both times floored at 1 s, the launcher's own start-up; a slow
 pair is timed once more and the smaller times count; not when the run found
 a deadlock or potential deadlock, which is proven after --timeout): listed,
-and a failure with --fail-slow only (timings are not asserted in CI). --known lists
+and a failure with --fail-slow only (timings are not asserted in CI). With
+--checked-first (the CI subset) the checked run goes first and, when it
+passes (the verdict, exit status 0 or 3 with error findings, no finding but
+the expected ones), is the result alone, with no plain run and no timing;
+otherwise the pair runs as above. --known lists
 differences that are not the checker's (`flavor dir/program reason`: a
 program that reads memory MPI leaves unset, say): such a test is counted
 apart, with its reason, unless the checked run has a finding.
@@ -302,6 +306,10 @@ class Runner:
 
     def one(self, test):
         r = {"test": test.key, "dir": top_dir(test), "name": test.name, "np": test.np}
+        if self.a.checked_first:
+            first = self.checked_alone(test, r)
+            if first is not None:
+                return first
         plain_rc, plain_out, plain_s = self.plain(test)
         r["plain_s"] = round(plain_s, 2)
         ok, why = verdict(plain_out) if plain_rc is not None else (False, "time limit")
@@ -341,6 +349,25 @@ class Runner:
             r["why"] = "%.1fx slower (%.1f s -> %.1f s)" % (secs / max(plain_s, 0.01), plain_s, secs)
         else:
             r["status"] = "silent" if not findings else "true-findings"
+        return r
+
+    def checked_alone(self, test, r):
+        """--checked-first: the checked run alone, when it passes as the plain
+        one would (the verdict, the exit status, no finding but the true
+        ones): a silent or true-findings result without a plain run or a
+        timing. None otherwise: then the pair runs as always, so a test
+        that fails plainly is still told from one the checker broke."""
+        tmp = tempfile.mkdtemp(prefix="mc-suite-")
+        try:
+            report = os.path.join(tmp, "report.json")
+            rc, out, secs = self.checked(test, report)
+            reasons, findings = self.judge(test, rc, out, report, None, secs)
+        finally:
+            subprocess.call(["rm", "-rf", tmp])
+        if reasons:
+            return None
+        r.update({"plain_s": None, "checked_s": round(secs, 2), "findings": findings,
+                  "status": "silent" if not findings else "true-findings"})
         return r
 
     @staticmethod
@@ -423,6 +450,7 @@ def main():
     ap.add_argument("--expected")
     ap.add_argument("--known")
     ap.add_argument("--fail-slow", action="store_true")
+    ap.add_argument("--checked-first", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", default="10")
     ap.add_argument("--results")
@@ -512,7 +540,8 @@ def main():
             if r["status"] == "true-findings":
                 extra = "true findings: " + ", ".join(sorted({f["class"] for f in r["findings"]}))
             with print_lock:
-                print("%s %s [%s -> %s s] %s" % (tag, r["test"], r.get("plain_s"),
+                plain = r.get("plain_s")
+                print("%s %s [%s -> %s s] %s" % (tag, r["test"], "-" if plain is None else plain,
                                                  r.get("checked_s", "-"), extra))
                 if r["status"] == "differs":
                     for l in r.get("output", "").splitlines()[-25:]:
