@@ -11,6 +11,7 @@
 #include "lifecycle.h"
 #include "modules.h"
 #include "rank_board.h"
+#include "p2p.h"          /* strict mode's stream of sends */
 
 /* Light calls read a communicator or datatype handle and do nothing else
  * the checker follows: no message, no collective, no object made or freed
@@ -166,6 +167,11 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
         c->skip = 1;
         return;
     }
+    /* Strict mode's stream of sends ends at any other call, which first
+     * waits for their acknowledgments (p2p/stream.c); not inside another
+     * call (a callback's), which may hold the engine lock. */
+    if (__builtin_expect(mc_stream_open, 0) && !c->outer && fn != MC_FN_MPI_Send && fn != MC_FN_MPI_Send_c)
+        mc_stream_end(fn == MC_FN_MPI_Abort);
     if (fn == MC_FN_MPI_Session_finalize)
         mc_runtime_session_closing();
     c->engine = mc_eng_on && !mc_st.finalizing;

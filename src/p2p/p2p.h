@@ -43,6 +43,13 @@ void mc_recv_drive(void);
  * completion call may complete it now without blocking the checker. */
 int mc_prec_progress(mc_prec *p);
 
+/* Strict mode's stream of sends (stream.c): open while the program's last
+ * MPI call was a blocking send whose successors may go on before their
+ * acknowledgments. Every call but a blocking send ends it first, waiting
+ * for them (drop: let them go, for MPI_Abort). */
+extern int mc_stream_open;
+void mc_stream_end(int drop);
+
 /* Hands the runtime what it asks of point-to-point (hooks.h). */
 void mc_p2p_register(void);
 /* Point-to-point as one module of core's list (module.h): its calls come

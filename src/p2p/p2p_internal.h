@@ -40,6 +40,13 @@ int mc_recv_init(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int sou
 int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
               MPI_Message *msg);
 
+/* stream.c (engine lock held): before a blocking send, 1 when it continues
+ * the open stream, so that it goes on before its acknowledgment (the
+ * stream ends first otherwise); after it (rc MPI_SUCCESS, p's data done),
+ * the stream keeps p's envelope slot if deferred, or opens. */
+int mc_stream_before_send(int mode, MPI_Comm comm, int dest, int tag);
+void mc_stream_after_send(mc_call *c, mc_prec *p, int deferred);
+
 /* send.c: MPI_Start of one request. */
 int mc_start_one(mc_call *c, MPI_Request *req);
 

@@ -95,6 +95,10 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
                      int dest, int tag, MPI_Comm comm)
 {
     mc_eng_lock();
+    /* Strict mode: the next send of a stream goes on before its
+     * acknowledgment, which the program's next other call waits for
+     * (stream.c); any other send ends the stream first. */
+    int defer = !c->outer && mc_stream_before_send(mode, comm, dest, tag);
     mc_pcomm *pc = dest == MPI_PROC_NULL ? NULL : mc_pcomm_get(comm);
     if (!pc) {
         mc_eng_unlock();
@@ -112,9 +116,18 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
     memset(&p, 0, sizeof p);
     p.real = p.mirror = MPI_REQUEST_NULL;
     rc = send_start(c, pc, &p, buf, count, t, dest, tag, mode, NULL);
+    defer = defer && p.slot;
     if (rc == MPI_SUCCESS) {
+        /* A deferred send waits here for its data only: relaxed, its
+         * record does not ask for the acknowledgment. */
+        p.relaxed |= defer;
         mc_eng_wait_prec(c, &p);
+        p.relaxed = defer ? 0 : p.relaxed;
         rc = PMPI_Wait(&p.real, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !c->outer)
+            mc_stream_after_send(c, &p, defer);
+        if (rc == MPI_SUCCESS && defer)
+            p.slot = NULL;      /* the stream keeps it */
     }
     prec_release_slot(&p);
     mc_eng_unlock();

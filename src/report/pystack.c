@@ -84,6 +84,12 @@ static char *attr_text(pyobj o, const char *name)
     return copy;
 }
 
+int mc_pystack_active(void)
+{
+    pthread_once(&py_once, find_python);
+    return py.ok && py.is_initialized();
+}
+
 size_t mc_pystack_capture(mc_frame *out, size_t max)
 {
     pthread_once(&py_once, find_python);

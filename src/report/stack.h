@@ -54,6 +54,8 @@ void mc_frame_resolve(struct Dwfl_Module *mod, uintptr_t pc, mc_frame *f);
  * waiting: function, file, line, module "python". At most max; returns
  * how many (0 in any other process). Strings are malloc'd. */
 size_t mc_pystack_capture(mc_frame *out, size_t max);
+/* Whether this process runs a Python interpreter whose frames reports show. */
+int mc_pystack_active(void);
 /* Puts those frames in front of a resolved stack (*stack is realloc'd). */
 void mc_stack_prepend_python(mc_frame **stack, size_t *nframes);
 

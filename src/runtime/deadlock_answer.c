@@ -28,6 +28,8 @@
 mc_dl_wait_state mc_dl_waits[MC_DL_THREADS];   /* one per waiting thread; engine lock */
 int mc_dl_epoch;
 static __thread mc_dl_wait_state *mine;
+static __thread const uintptr_t *preset_pcs;    /* mc_dl_preset_stack */
+static __thread size_t preset_n;
 static int nwaits;              /* records in use */
 int mc_dl_relax;                /* a relax message came for the current wait */
 static double deferred_until;   /* a lower rank's detection is under way */
@@ -108,8 +110,19 @@ void mc_dl_set_waiting(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, v
     w->blocked = 1;
     w->npcs = 0;
     w->tid = 0;
+    w->preset = preset_pcs != NULL;
+    if (preset_pcs) {
+        w->npcs = (int)(preset_n < MC_DL_PCS ? preset_n : MC_DL_PCS);
+        memcpy(w->pcs, preset_pcs, (size_t)w->npcs * sizeof w->pcs[0]);
+    }
     mc_dl_epoch++;
     mc_dl_relax = MC_RELAX_NONE;
+}
+
+void mc_dl_preset_stack(const uintptr_t *pcs, size_t npcs)
+{
+    preset_pcs = pcs;
+    preset_n = npcs;
 }
 
 void mc_dl_note_slow(void)
@@ -118,11 +131,13 @@ void mc_dl_note_slow(void)
      * may give: only it can unwind itself. Taken once per wait, when the
      * program runs threads besides the main one. */
     mc_dl_wait_state *w = mine;
-    if (!w || w->npcs || __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) == 0)
+    if (!w || (w->npcs && !w->preset) || w->tid || __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED) == 0)
         return;
     w->tid = (int)gettid();
     if (pthread_getname_np(pthread_self(), w->name, sizeof w->name) != 0)
         w->name[0] = 0;
+    if (w->preset)
+        return;     /* the stack of the call waited for is kept */
     size_t n = mc_stack_capture(w->pcs, MC_DL_PCS);
     w->npcs = n ? (int)n : -1;
 }
@@ -236,11 +251,12 @@ static void details_of(const int *slot, int nalts, char *text, size_t cap)
             text[len++] = SECTION_SEP;
         if (w == mine) {
             uintptr_t pcs[MC_DL_PCS];
-            size_t np = mc_stack_capture(pcs, MC_DL_PCS);
+            size_t np = w->preset ? 0 : mc_stack_capture(pcs, MC_DL_PCS);
             char name[16] = "";
             if (several && pthread_getname_np(pthread_self(), name, sizeof name) != 0)
                 name[0] = 0;
-            mc_call_wire_of(w->call, pcs, np, several ? (int)gettid() : 0, name, text + len, cap - len);
+            mc_call_wire_of(w->call, w->preset ? w->pcs : pcs, w->preset ? (size_t)w->npcs : np,
+                            several ? (int)gettid() : 0, name, text + len, cap - len);
         } else {
             mc_call_wire_of(w->call, w->pcs, w->npcs > 0 ? (size_t)w->npcs : 0, w->tid > 0 ? w->tid : -1,
                             w->name, text + len, cap - len);

@@ -50,6 +50,7 @@ typedef struct {
     char name[16];
     int npcs;               /* its stack, taken by the thread itself once the wait is slow */
     uintptr_t pcs[MC_DL_PCS];
+    int preset;             /* pcs is the stack of the call waited for, taken when it was made */
 } mc_dl_wait_state;
 extern mc_dl_wait_state mc_dl_waits[MC_DL_THREADS];
 /* Changes at every wait's start and end in this rank: a second round must

@@ -333,7 +333,10 @@ void mc_dl_report_found(node *nodes, node *again, const char *released, int lead
         threads_here |= calls[i].rank == me && calls[i].tid > 0;
     int fn = c ? c->fn : MC_FN_MPI_Recv;
     const void *site = c ? c->caller : NULL;
-    if (threads_here)
+    /* A wait for a call that already returned (a deferred strict send,
+     * p2p/stream.c) shows the stack kept with it, as its answer did. */
+    mc_dl_wait_state *own = mc_dl_mine();
+    if (threads_here || (own && own->preset))
         c = NULL;
     if (calls && msg) {
         /* This rank's own call goes first, with its stack taken here. */

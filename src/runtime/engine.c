@@ -350,6 +350,14 @@ int mc_eng_settle(double seconds)
     return *mc_coll_hook.npending == 0;
 }
 
+void mc_eng_wait_as(mc_call *c, const uintptr_t *pcs, size_t npcs, mc_ready_fn ready,
+                    mc_describe_fn describe, void *ctx)
+{
+    mc_dl_preset_stack(pcs, npcs);
+    mc_eng_wait(c, ready, describe, ctx);
+    mc_dl_preset_stack(NULL, 0);
+}
+
 void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx)
 {
     if (ready(ctx))

@@ -315,6 +315,12 @@ void mc_waitfor_free(mc_waitfor *w);
 typedef int (*mc_ready_fn)(void *ctx);
 typedef void (*mc_describe_fn)(void *ctx, mc_waitfor *w, int and_mode);
 void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *ctx);
+/* The same for a call that already returned to the program (a strict
+ * send whose acknowledgment was deferred, p2p/stream.c): the detector's
+ * answers show c with the stack pcs taken at that call, not the current
+ * one. */
+void mc_eng_wait_as(mc_call *c, const uintptr_t *pcs, size_t npcs, mc_ready_fn ready,
+                    mc_describe_fn describe, void *ctx);
 
 /* Waits for one record (engine-internal: blocking sends and receives). */
 void mc_eng_wait_prec(mc_call *c, mc_prec *p);

@@ -23,5 +23,8 @@ void mc_bufwatch_recv_end(mc_prec *p, const mc_prec *op, const mc_call *c);
 /* deadlock_answer.c: whether a lower rank's detection asked this rank to
  * leave detection to it for now. */
 int mc_dl_deferred(void);
+/* The stack the calling thread's next wait shows (mc_eng_wait_as); NULL:
+ * the thread's own at the time of the answer (deadlock_answer.c). */
+void mc_dl_preset_stack(const uintptr_t *pcs, size_t npcs);
 
 #endif
