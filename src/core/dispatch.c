@@ -170,7 +170,8 @@ void mc_call_enter(mc_call *c, int fn, mc_value *vals, const void *caller)
     /* Strict mode's stream of sends ends at any other call, which first
      * waits for their acknowledgments (p2p/stream.c); not inside another
      * call (a callback's), which may hold the engine lock. */
-    if (__builtin_expect(mc_stream_open, 0) && !c->outer && fn != MC_FN_MPI_Send && fn != MC_FN_MPI_Send_c)
+    if (__builtin_expect(__atomic_load_n(&mc_stream_open, __ATOMIC_RELAXED), 0) && !c->outer
+        && fn != MC_FN_MPI_Send && fn != MC_FN_MPI_Send_c)
         mc_stream_end(fn == MC_FN_MPI_Abort);
     if (fn == MC_FN_MPI_Session_finalize)
         mc_runtime_session_closing();

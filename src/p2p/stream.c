@@ -54,7 +54,7 @@ typedef struct {
     size_t npcs;
 } deferred_send;
 
-int mc_stream_open;                     /* read at every call's enter (core/dispatch.c) */
+int mc_stream_open;     /* read at every call's enter (core/dispatch.c), without the lock: atomic */
 static MPI_Comm key_comm;
 static int key_dest, key_tag;
 static pthread_t owner;                 /* the thread that sent */
@@ -130,7 +130,7 @@ static int wait_oldest(void)
 /* Engine lock held. */
 static void end_locked(int drop)
 {
-    mc_stream_open = 0;
+    __atomic_store_n(&mc_stream_open, 0, __ATOMIC_RELAXED);
     if (!pthread_equal(owner, pthread_self()) || !may_defer())
         drop = 1;
     while (nq) {
@@ -144,14 +144,14 @@ static void end_locked(int drop)
 void mc_stream_end(int drop)
 {
     mc_eng_lock();
-    if (mc_stream_open)
+    if (__atomic_load_n(&mc_stream_open, __ATOMIC_RELAXED))
         end_locked(drop);
     mc_eng_unlock();
 }
 
 int mc_stream_before_send(int mode, MPI_Comm comm, int dest, int tag)
 {
-    if (!mc_stream_open)
+    if (!__atomic_load_n(&mc_stream_open, __ATOMIC_RELAXED))
         return 0;
     if (mode == MC_SEND_STANDARD && comm == key_comm && dest == key_dest && tag == key_tag
         && pthread_equal(owner, pthread_self()) && may_defer()) {
@@ -159,7 +159,7 @@ int mc_stream_before_send(int mode, MPI_Comm comm, int dest, int tag)
         if (nq == MC_STREAM_MAX)
             if (!wait_oldest())
                 end_locked(1);
-        return mc_stream_open;
+        return __atomic_load_n(&mc_stream_open, __ATOMIC_RELAXED);
     }
     end_locked(0);
     return 0;
@@ -176,7 +176,7 @@ void mc_stream_after_send(mc_call *c, mc_prec *p, int deferred)
         key_dest = p->peer;
         key_tag = p->tag;
         owner = pthread_self();
-        mc_stream_open = 1;
+        __atomic_store_n(&mc_stream_open, 1, __ATOMIC_RELAXED);
         return;
     }
     deferred_send *d = &ring[(head + nq) % MC_STREAM_MAX];
