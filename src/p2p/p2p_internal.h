@@ -45,6 +45,11 @@ int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Sta
  * stream ends first otherwise); after it (rc MPI_SUCCESS, p's data done),
  * the stream keeps p's envelope slot if deferred, or opens. */
 int mc_stream_before_send(int mode, MPI_Comm comm, int dest, int tag);
+/* A continuing send whose data MPI has not taken at once (a large message
+ * waiting for its receive) first waits for the deferred ones before it:
+ * with synchronous sends the rank would be stuck at the oldest (slot: its
+ * envelope, already sent). */
+void mc_stream_before_data_wait(mc_env_slot *slot);
 void mc_stream_after_send(mc_call *c, mc_prec *p, int deferred);
 
 /* send.c: MPI_Start of one request. */

@@ -121,6 +121,8 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
         /* A deferred send waits here for its data only: relaxed, its
          * record does not ask for the acknowledgment. */
         p.relaxed |= defer;
+        if (defer && !mc_prec_progress(&p))
+            mc_stream_before_data_wait(p.slot);
         mc_eng_wait_prec(c, &p);
         p.relaxed = defer ? 0 : p.relaxed;
         rc = PMPI_Wait(&p.real, MPI_STATUS_IGNORE);

@@ -60,6 +60,7 @@ static int key_dest, key_tag;
 static pthread_t owner;                 /* the thread that sent */
 static deferred_send ring[MC_STREAM_MAX];
 static int head, nq;                    /* oldest at ring[head] */
+static mc_env_slot *next_slot;          /* the send waiting for the deferred ones (its envelope is out) */
 
 /* Whether a send may go on before its acknowledgment: strict mode, no
  * other thread of the program that may call MPI, no Python interpreter. */
@@ -113,6 +114,13 @@ static void all_describe(void *ctx, mc_waitfor *w, int and_mode)
             w->nrelax++;
         }
     }
+    /* The send that waits for these has not, with synchronous sends, been
+     * made yet; its envelope is out, and counts with them, or the early
+     * probe would take this rank for one ahead of its receiver. */
+    if (clause && next_slot && !mc_env_slot_done(next_slot)) {
+        w->npending++;
+        w->nrelax++;
+    }
 }
 
 /* Waits for the oldest deferred send's acknowledgment; 0 when the wait was
@@ -127,18 +135,30 @@ static int wait_oldest(void)
     return acked;
 }
 
-/* Engine lock held. */
-static void end_locked(int drop)
+/* Waits for every deferred send, oldest first; once one wait is let go
+ * without its acknowledgment, the rest go too. Engine lock held. */
+static void settle(int drop)
 {
-    __atomic_store_n(&mc_stream_open, 0, __ATOMIC_RELAXED);
-    if (!pthread_equal(owner, pthread_self()) || !may_defer())
-        drop = 1;
     while (nq) {
         if (drop)
             pop_oldest();
         else if (!wait_oldest())
             drop = 1;
     }
+}
+
+void mc_stream_before_data_wait(mc_env_slot *slot)
+{
+    next_slot = slot;
+    settle(0);
+    next_slot = NULL;
+}
+
+/* Engine lock held. */
+static void end_locked(int drop)
+{
+    __atomic_store_n(&mc_stream_open, 0, __ATOMIC_RELAXED);
+    settle(drop || !pthread_equal(owner, pthread_self()) || !may_defer());
 }
 
 void mc_stream_end(int drop)
