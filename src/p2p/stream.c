@@ -212,8 +212,6 @@ void mc_stream_after_send(mc_call *c, mc_prec *p, int deferred)
     d->call.vals = d->vals;
     d->call.req_before = d->call.req_inline;
     size_t np = mc_stack_capture(d->pcs, MC_STREAM_PCS);
-    size_t from = mc_stack_site_index(d->pcs, np, (uintptr_t)c->caller);
-    memmove(d->pcs, d->pcs + from, (np - from) * sizeof d->pcs[0]);
-    d->npcs = np - from;
+    d->npcs = mc_stack_trim_to_site(d->pcs, np, (uintptr_t)c->caller);
     nq++;
 }

@@ -182,9 +182,7 @@ void mc_origin_capture(mc_origin *o, const mc_call *c, int full_stack)
     o->nids = 0;
     if (full_stack) {
         size_t n = mc_stack_capture(o->pcs, MC_ORIGIN_MAX_PCS);
-        size_t from = mc_stack_site_index(o->pcs, n, (uintptr_t)c->caller);
-        memmove(o->pcs, o->pcs + from, (n - from) * sizeof o->pcs[0]);
-        o->npcs = (int)(n - from);
+        o->npcs = (int)mc_stack_trim_to_site(o->pcs, n, (uintptr_t)c->caller);
     }
     if (o->npcs == 0 && c->caller) {
         o->pcs[0] = (uintptr_t)c->caller;

@@ -144,6 +144,13 @@ size_t mc_stack_site_index(const uintptr_t *pcs, size_t n, uintptr_t caller)
     return 0;
 }
 
+size_t mc_stack_trim_to_site(uintptr_t *pcs, size_t n, uintptr_t caller)
+{
+    size_t from = mc_stack_site_index(pcs, n, caller);
+    memmove(pcs, pcs + from, (n - from) * sizeof pcs[0]);
+    return n - from;
+}
+
 /* noinline for the same reason. The stack of a signal handler that
  * interrupted a wrapper: [handler and ours] [the signal frame, MPI's own
  * frames] [the wrapper] [the program]. Only the program's frames are

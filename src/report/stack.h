@@ -25,6 +25,8 @@ size_t mc_stack_capture(uintptr_t *pcs, size_t max);
  * binding between the program and the wrapper, an error handler MPI runs).
  * 0 when caller is 0 or not among the n frames. */
 size_t mc_stack_site_index(const uintptr_t *pcs, size_t n, uintptr_t caller);
+/* Drops those frames from a captured stack in place; the frames left. */
+size_t mc_stack_trim_to_site(uintptr_t *pcs, size_t n, uintptr_t caller);
 
 /* The same from a signal handler that interrupted this thread inside an
  * MPI call (in_mpi): only the program's frames (outward of the wrapper),
