@@ -341,17 +341,18 @@ int mc_prec_progress(mc_prec *p)
         /* A slot is kept (owned) only by a send that waits for its
          * receive: strict mode when it started (send.c, needs_ack). */
         if (p->slot && !p->relaxed) {
-            if (mc_dl_relax) {
-                /* Released: after a potential-deadlock report (or a call
-                 * site that used up its probes) this send's call site stops
-                 * waiting for good; after an early probe without verdict
-                 * only this wait does. */
-                p->relaxed = 1;
-                if (mc_dl_relax == MC_RELAX_SITE)
-                    mc_dl_relax_site(p->caller);
-            }
-            else if (!mc_env_slot_done(p->slot))
+            /* Released: after a potential-deadlock report (or a call site
+             * that used up its probes) this send's call site stops waiting
+             * for good; after an early probe without verdict only this wait
+             * does. An acknowledgment that came meanwhile wins: a probe that
+             * ended as the receive was posted has no verdict, and the send
+             * would count as let go without it (stream.c). */
+            int acked = mc_env_slot_done(p->slot);
+            if (mc_dl_relax == MC_RELAX_SITE)
+                mc_dl_relax_site(p->caller);
+            if (!acked && !mc_dl_relax)
                 return 0;
+            p->relaxed = !acked;
         }
         if (p->greq && !p->greq_done) {
             p->greq_done = 1;
