@@ -142,8 +142,9 @@ static int wait_oldest(void)
     return go_on;
 }
 
-/* Waits for every deferred send, oldest first; once one wait is let go
- * without its acknowledgment, the rest go too. Engine lock held. */
+/* Waits for every deferred send, oldest first; once the call site stops
+ * waiting for good (wait_oldest), the rest go without waiting. Engine lock
+ * held. */
 static void settle(int drop)
 {
     while (nq) {
