@@ -250,18 +250,26 @@ static int same_type_before(const mc_call *c, int i, unsigned sig)
  * parameter (MPICH's datatype tests ran 2.5 to 3 times longer, most of it
  * here and around it). */
 static uint32_t checked_params[MC_FN_COUNT_];
+static uint32_t buffer_params[MC_FN_COUNT_];
 static int plans_made;
 static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
+static void plan_of(const mc_fn_desc *d, uint32_t *checked, uint32_t *buffers)
+{
+    int n = d->nparams < 32 ? d->nparams : 32;
+    *checked = *buffers = 0;
+    for (int i = 0; i < n; i++) {
+        if (MC_ROLE_BIT(d->params[i].role) & CHECKED_ROLES)
+            *checked |= 1u << i;
+        if (is_buffer_role(d->params[i].role))
+            *buffers |= 1u << i;
+    }
+}
+
 static void make_plans(void)
 {
-    for (int fn = 0; fn < MC_FN_COUNT_; fn++) {
-        const mc_fn_desc *d = &mc_fn_table[fn];
-        int n = d->nparams < 32 ? d->nparams : 32;
-        for (int i = 0; i < n; i++)
-            if (MC_ROLE_BIT(d->params[i].role) & CHECKED_ROLES)
-                checked_params[fn] |= 1u << i;
-    }
+    for (int fn = 0; fn < MC_FN_COUNT_; fn++)
+        plan_of(&mc_fn_table[fn], &checked_params[fn], &buffer_params[fn]);
     __atomic_store_n(&plans_made, 1, __ATOMIC_RELEASE);
 }
 
@@ -269,17 +277,25 @@ void mc_check_args(mc_call *c)
 {
     const mc_fn_desc *d = c->desc;
     unsigned sig = 0;
-    int n = d->nparams < 32 ? d->nparams : 32;
     if (!__atomic_load_n(&plans_made, __ATOMIC_ACQUIRE))
         pthread_once(&plans_once, make_plans);
-    uint32_t todo = c->fn >= 0 && c->fn < MC_FN_COUNT_ ? checked_params[c->fn] : 0xffffffffu;
+    uint32_t todo, buffers;
+    if (c->fn >= 0 && c->fn < MC_FN_COUNT_ && d == &mc_fn_table[c->fn]) {
+        todo = checked_params[c->fn];
+        buffers = buffer_params[c->fn];
+    } else {
+        plan_of(d, &todo, &buffers);
+    }
     MC_LOCK();
-    for (int b = 0; b < n && (d->role_mask & BUFFER_ROLE_BITS); b++)
-        if (is_buffer_role(d->params[b].role) && mc_check_buffer_significant(c, b))
+    /* Only the planned parameters are visited, lowest first (the checks
+     * below read sig of the buffers, and same_type_before the order). */
+    for (uint32_t left = buffers; left; left &= left - 1) {
+        int b = __builtin_ctz(left);
+        if (mc_check_buffer_significant(c, b))
             sig |= 1u << b;
-    for (int i = 0; i < n; i++) {
-        if (!(todo & (1u << i)))
-            continue;
+    }
+    for (; todo; todo &= todo - 1) {
+        int i = __builtin_ctz(todo);
         /* The two roles of the calls made most often, tested before the
          * switch: its indirect jump cost more than the checks themselves. */
         int role = d->params[i].role;
