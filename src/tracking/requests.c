@@ -16,42 +16,44 @@
  */
 #include <stdlib.h>
 #include "objects.h"
+#include "handle_index.h"
 #include "skipped.h"
 #include "report.h"
 #include "state.h"
 
 /* ---- requests that ended ------------------------------------------------ */
 
+/* A ring of the last MC_ENDED_MAX (the oldest goes first), found by handle
+ * through a handle index (util/handle_index.h). MPI hands the same handle
+ * out again at once, so every message adds and forgets an entry per
+ * request: with uthash that was some 400 instructions a message
+ * (callgrind, bench/instructions.c), a probe here is a few. */
 typedef struct {
-    mc_obj_key key;
+    uint64_t bits;
     mc_request_end how;
-    int used;
-    UT_hash_handle hh;
+    int used;               /* in the index */
 } ended_req;
 
-static ended_req ended_pool[MC_ENDED_MAX];   /* a ring: the oldest goes first */
+#define ENDED_SLOTS (4 * MC_ENDED_MAX)      /* a power of two: a quarter full at most */
+static ended_req ended_pool[MC_ENDED_MAX];
 static unsigned ended_next;
-static ended_req *ended_table;
-static int nended;              /* entries of ended_table but the sentinel */
-
-/* uthash frees a table whose last entry leaves and allocates it again for
- * the next: MPI hands the same request handle out again and again, so the
- * ended entry of a handle left when the handle came back, and every
- * message cost a calloc, a malloc and two frees (some 1,000 instructions,
- * callgrind, bench/instructions.c). A sentinel of another object kind,
- * which no lookup here asks for, keeps the table. */
-static ended_req sentinel = {.key = {MC_OBJ_COMM, 0}};
+static mc_hslot ended_slots[ENDED_SLOTS];
+static mc_hindex ended_index = {ended_slots, ENDED_SLOTS - 1};
+static int nended;
 
 static void ended_forget(uint64_t bits)
 {
-    mc_obj_key key = {MC_OBJ_REQUEST, bits};
-    ended_req *e;
-    HASH_FIND(hh, ended_table, &key, sizeof key, e);
-    if (e) {
-        HASH_DEL(ended_table, e);
-        e->used = 0;
+    int pos = mc_hindex_remove(&ended_index, bits);
+    if (pos >= 0) {
+        ended_pool[pos].used = 0;
         nended--;
     }
+}
+
+static ended_req *ended_find(uint64_t bits)
+{
+    int pos = nended ? mc_hindex_get(&ended_index, bits) : -1;
+    return pos >= 0 ? &ended_pool[pos] : NULL;
 }
 
 /* The entry of a request left the table (objects.c): what made it is
@@ -60,29 +62,24 @@ static void ended_forget(uint64_t bits)
 void mc_requests_dropped(const mc_obj *o)
 {
     uint64_t bits = o->key.bits;
-    if (!ended_table)
-        HASH_ADD(hh, ended_table, key, sizeof sentinel.key, &sentinel);
-    ended_forget(bits);
-    ended_req *e = &ended_pool[ended_next++ % MC_ENDED_MAX];
-    if (e->used) {
-        HASH_DEL(ended_table, e);
-        nended--;
-    }
-    e->key = (mc_obj_key){MC_OBJ_REQUEST, bits};
+    if (nended)
+        ended_forget(bits);
+    unsigned pos = ended_next++ % MC_ENDED_MAX;
+    ended_req *e = &ended_pool[pos];
+    if (e->used)
+        ended_forget(e->bits);
+    e->bits = bits;
     e->how.fn = -1;
     e->how.caller = NULL;
     e->how.made_fn = o->origin.fn;
     e->how.made_caller = o->origin.npcs > 0 ? (const void *)o->origin.pcs[0] : NULL;
-    e->used = 1;
-    HASH_ADD(hh, ended_table, key, sizeof e->key, e);
-    nended++;
+    e->used = mc_hindex_put(&ended_index, bits, pos);  /* never full: 4 slots an entry */
+    nended += e->used;
 }
 
 static void ended_by(uint64_t bits, const mc_call *c)
 {
-    mc_obj_key key = {MC_OBJ_REQUEST, bits};
-    ended_req *e;
-    HASH_FIND(hh, ended_table, &key, sizeof key, e);
+    ended_req *e = ended_find(bits);
     if (e && e->how.fn < 0) {
         e->how.fn = c->fn;
         e->how.caller = c->caller;
@@ -125,9 +122,7 @@ int mc_requests_ended(MPI_Request r, mc_request_end *how)
 {
     if (!nended || (nshared && mc_requests_is_shared(r)))
         return 0;
-    mc_obj_key key = {MC_OBJ_REQUEST, MC_BITS(r)};
-    ended_req *e;
-    HASH_FIND(hh, ended_table, &key, sizeof key, e);
+    const ended_req *e = ended_find(MC_BITS(r));
     if (!e || e->how.fn < 0)
         return 0;       /* not ended by a call of the program's */
     if (how)
