@@ -162,9 +162,19 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
     if (!buf)
         return 0;
     for (;;) {
+        /* This rank's own wait first: the answers served here (and this
+         * rank's answer to itself) say it is blocked, which must not stay
+         * true after its message came; a detecting rank is never stale
+         * for longer than one turn. */
         mc_eng_lock();      /* the answer reads every waiting thread's record */
-        mc_dl_service();
+        int moved = ready(ctx);
+        if (!moved)
+            mc_dl_service();
         mc_eng_unlock();
+        if (moved) {
+            free(buf);
+            return 0;
+        }
         int flag = 0;
         MPI_Status st;
         PMPI_Iprobe(MPI_ANY_SOURCE, TAG_REPLY, mc_st.world_dup, &flag, &st);
@@ -202,12 +212,9 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
             if (closure_answered(nodes, mc_st.world_rank))
                 break;
         }
-        mc_eng_lock();
-        int done = ready(ctx);
-        mc_eng_unlock();
-        if (done || mc_dl_now() > deadline) {
+        if (mc_dl_now() > deadline) {
             free(buf);
-            return !done;
+            return 1;
         }
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
@@ -226,8 +233,9 @@ static int pause_progressing(double seconds, mc_ready_fn ready, void *ctx)
 {
     for (double end = mc_dl_now() + seconds; mc_dl_now() < end;) {
         mc_eng_lock();
-        mc_dl_service();
         int done = ready(ctx);
+        if (!done)
+            mc_dl_service();
         mc_eng_unlock();
         if (done)
             return 0;
@@ -252,6 +260,20 @@ static int gather(node *nodes, int id, int details, double grace, mc_ready_fn re
     for (int r = 0; r < mc_st.world_size; r++)
         if (nodes[r].state == 1)
             mc_dl_stale_replies = 1;
+    /* This rank's own answer is its wait record, which changes only when
+     * the wait itself notices its end: look once more after every round.
+     * A round whose answers all came at once never looked (gather_loop
+     * looks only while it waits), and a message that arrived meanwhile
+     * went unseen: a thread's send that ended its receiver's wait as the
+     * detection began was reported as a deadlock (24 runs in 664 of
+     * tests/programs/deadlock_ok_thread_sends_later.c and
+     * deadlock_ok_threads_join_sleeper.c with Open MPI, docs/design.md). */
+    if (ret) {
+        mc_eng_lock();
+        if (ready(ctx))
+            ret = 0;
+        mc_eng_unlock();
+    }
     return ret;
 }
 
@@ -401,9 +423,11 @@ int mc_dl_detect(mc_call *c, int early)
             goto out;
         if (!verdict(nodes, released, &leader, &potential, early))
             goto out;
-    } else if (!pause_progressing(0.05, self->ready, self->ctx)) {
-        goto out;
     }
+    /* The pause itself: that gather ends at once when every rank has
+     * answered, and a message in flight needs the time to arrive. */
+    if (!pause_progressing(0.05, self->ready, self->ctx))
+        goto out;
     node *again = mc_calloc((size_t)p, sizeof *again);
     if (!again)
         goto out;
@@ -416,6 +440,8 @@ int mc_dl_detect(mc_call *c, int early)
         if (!released[r] && (again[r].state != 2 || !again[r].h.blocked || again[r].h.epoch != nodes[r].h.epoch))
             stable = 0;
     if (stable) {
+        if (!potential)
+            mc_eng_trace_verdict(self->ready, self->ctx);
         mc_dl_report_found(nodes, again, released, leader, potential, self->call ? self->call : c);
         if (potential) {
             for (int r = 0; r < p; r++) {

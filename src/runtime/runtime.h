@@ -324,6 +324,8 @@ void mc_eng_wait_as(mc_call *c, const uintptr_t *pcs, size_t npcs, mc_ready_fn r
 
 /* Waits for one record (engine-internal: blocking sends and receives). */
 void mc_eng_wait_prec(mc_call *c, mc_prec *p);
+/* A test trace of the wait a deadlock verdict is about (complete.c). */
+void mc_eng_trace_verdict(mc_ready_fn ready, void *ctx);
 /* What one record waits for (a clause), for describe functions. */
 void mc_prec_describe(mc_prec *p, mc_waitfor *w);
 
