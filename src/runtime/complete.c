@@ -180,10 +180,11 @@ void mc_eng_wait_prec(mc_call *c, mc_prec *p)
     mc_eng_wait(c, prec_ready, prec_describe, p);
 }
 
-/* MPICHECK_INTERNAL_TEST_DEADLOCK_TRACE: at a deadlock verdict, what the
- * verdict's own wait had of its messages, for a false deadlock seen about
- * once in 400 runs under load (docs/design.md, "Deadlocks among
- * threads"): whether the envelope or the data had not come. */
+/* MPICHECK_INTERNAL_TEST_DEADLOCK_TRACE: at a deadlock verdict, the state
+ * of the verdict's own wait in MPI (its receive, its mirror, what is
+ * queued for them). It found the cause of a false deadlock under threads
+ * (docs/design.md, "Deadlocks among threads": both were complete, the
+ * detector had not looked), and is kept for the next such report. */
 void mc_eng_trace_verdict(mc_ready_fn ready, void *ctx)
 {
     if (!getenv("MPICHECK_INTERNAL_TEST_DEADLOCK_TRACE") || ready != prec_ready || !ctx)
