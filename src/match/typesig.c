@@ -12,15 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-/* Keys are datatype handles (pointers in Open MPI, encoded ints in MPICH),
- * already well spread: a multiply-shift is enough, and uthash's default
- * Jenkins hash cost about 100 instructions a lookup, two or three lookups
- * a message (docs/performance.md). Every table here has 8-byte keys. */
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-        uint64_t k_; \
-        memcpy(&k_, (keyptr), sizeof k_); \
-        (hashv) = (unsigned)((k_ * 0x9E3779B97F4A7C15ULL) >> 32); \
-    } while (0)
+/* Keys: 8-byte datatype handles, well spread; a multiply-shift is far
+ * cheaper than uthash's Jenkins hash (docs/performance.md). */
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { uint64_t k_; memcpy(&k_, (keyptr), sizeof k_); \
+        (hashv) = (unsigned)((k_ * 0x9E3779B97F4A7C15ULL) >> 32); } while (0)
 #include <uthash.h>
 
 /* Nesting deeper than this is read as one element of unknown type: it bounds
