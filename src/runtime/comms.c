@@ -6,7 +6,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <utlist.h>
 #include "runtime_internal.h"
 #include "objects.h"
@@ -137,20 +136,13 @@ static int copying(const mc_pcomm *pc)
            || (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL);
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* limit: at most that many seconds, then the copy is left running (0: no
  * limit). */
 static void copy_wait_for(mc_pcomm *pc, double limit)
 {
-    double deadline = limit > 0 ? seconds_now() + limit : 0;
+    double deadline = limit > 0 ? mc_eng_now() + limit : 0;
     while (copying(pc)) {
-        if (deadline > 0 && seconds_now() > deadline)
+        if (deadline > 0 && mc_eng_now() > deadline)
             return;
         mc_sq_drive();
         int flag = 1;

@@ -346,7 +346,7 @@ void mc_eng_service(void)
 }
 
 
-static double now_s(void)
+double mc_eng_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -359,7 +359,7 @@ int mc_eng_settle(double seconds)
      * where MPI ran the handler; the lock is not recursive. */
     if (!mc_eng_on || servicing || mc_st.thread_level == MPI_THREAD_MULTIPLE)
         return 0;
-    for (double end = now_s() + seconds; *mc_coll_hook.npending && now_s() < end;) {
+    for (double end = mc_eng_now() + seconds; *mc_coll_hook.npending && mc_eng_now() < end;) {
         mc_eng_service();
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
@@ -382,7 +382,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
     /* Higher ranks start a little later (5 ms per rank, at most 0.3 s):
      * when many ranks hang at once, the lowest one's detection reaches the
      * others first and they leave the work to it. */
-    double start = now_s(),
+    double start = mc_eng_now(),
            next_detect = start + mc_st.cfg.timeout_s + 0.005 * (mc_st.world_rank % 64),
            probe_at = start + MC_DL_EARLY_PROBE_S + 0.001 * (mc_st.world_rank % 16);
     unsigned long spins = 0;
@@ -415,7 +415,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
             mc_board_set(c, describe, ctx);  /* for a rank that dies to name who waited (wait_board.c) */
         if (spins > 64) {
             mc_dl_service();
-            double t = now_s();
+            double t = mc_eng_now();
             if (t - start >= 0.01)
                 mc_dl_note_slow();  /* its stack, for another thread's answer */
             if (probe && t >= probe_at && mc_dl_early_probe(c, describe, ctx, &probe_at, &probe))
@@ -438,7 +438,7 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
                     mc_dl_relax_here(c);
                     continue;
                 }
-                next_detect = now_s() + mc_st.cfg.timeout_s;
+                next_detect = mc_eng_now() + mc_st.cfg.timeout_s;
             }
             mc_eng_unlock();
             /* Yield, never sleep, while a message may come any moment: a
