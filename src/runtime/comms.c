@@ -122,22 +122,21 @@ static void pcomm_fill(mc_pcomm *pc)
         PMPI_Comm_remote_size(pc->comm, &pc->remote_size);
 }
 
-/* A copied shadow (an idup's, a dup's, a new communicator's): waits until
- * the copy queued behind earlier copies of the same communicator has been
- * started and has ended. Every member started the same copies in the same
- * order, and MPI's progress (driven here) ends them, so this wait ends.
- * Called with the engine lock held; under MPI_THREAD_MULTIPLE it lets go
- * of it while it yields: the collective the copy waits behind may be
- * another thread's handshake, which needs the lock to end (MPICH's
- * threads/comm/dup_leak_test hung). */
 static int copying(const mc_pcomm *pc)
 {
     return pc->shadow_state == MC_SHADOW_QUEUED
            || (pc->shadow_state == MC_SHADOW_COPYING && pc->shadow_req != MPI_REQUEST_NULL);
 }
 
-/* limit: at most that many seconds, then the copy is left running (0: no
- * limit). */
+/* A copied shadow (an idup's, a dup's, a new communicator's): waits until
+ * the copy queued behind earlier copies of the same communicator has been
+ * started and has ended, or for at most limit seconds (0: no limit; the
+ * copy is then left to end later). Every member started the same copies in
+ * the same order, and MPI's progress (driven here) ends them, so this wait
+ * ends. Called with the engine lock held; under MPI_THREAD_MULTIPLE it
+ * lets go of it while it yields: the collective the copy waits behind may
+ * be another thread's handshake, which needs the lock to end (MPICH's
+ * threads/comm/dup_leak_test hung). */
 static void copy_wait_for(mc_pcomm *pc, double limit)
 {
     double deadline = limit > 0 ? mc_eng_now() + limit : 0;
@@ -324,7 +323,7 @@ static int group_created_among_threads(const mc_call *c)
  * threads went on to their next agreements made each wait behind the
  * others': threads/comm/dup_leak_test (4 threads duplicating and freeing
  * in a loop, -iter=1234) took 1.5 to 17.7 s checked against 0.3 to 0.5 s
- * plainly, and 0.5 to 1.8 s with the wait here. The wait is bounded: a
+ * plainly, and 0.4 to 1.8 s with the wait here. The wait is bounded: a
  * copy that waits behind an agreement of this thread's own still pending
  * (an MPI_Comm_idup the other members join only after this call) is left
  * to end later, as without the wait. */
