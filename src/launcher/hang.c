@@ -7,9 +7,12 @@
  *
  * Progress is anything that moves: an MPI call entered (the slots'
  * counters), an operation the engine completed, a rank that starts or
- * ends, and the bytes and system calls of each rank's reads and writes
+ * ends, the bytes and system calls of each rank's reads and writes
  * (/proc/<pid>/io), so a collective write or a TCP transfer that lasts
- * longer than the timeout inside one call is never called a hang.
+ * longer than the timeout inside one call is never called a hang, and the
+ * processor time of a thread inside one of MPI's local procedures
+ * (hang_rule.h: an MPI_Get that copies 64 MB element by element takes
+ * minutes, and no other process's call can be what it waits for).
  *
  * RATIONALE: in the launcher, not in the ranks: a rank stuck inside PMPI
  * runs none of our code, and a thread of our own in each rank would still
@@ -145,17 +148,38 @@ int mc_hang_pid_alive(int pid)
     return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
-/* The processor time a process used (user and system, in clock ticks). */
-static unsigned long long cpu_of(int pid)
+/* The processor time a process used (what "stat"), or one of its threads
+ * ("task/<tid>/stat"): user and system, in clock ticks. */
+static unsigned long long cpu_in(int pid, const char *what)
 {
     char buf[1024];
     unsigned long long ut = 0, st = 0;
-    if (read_proc(pid, "stat", buf, sizeof buf) != 0)
+    if (read_proc(pid, what, buf, sizeof buf) != 0)
         return 0;
     const char *p = strrchr(buf, ')');
     if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
         return 0;
     return ut + st;
+}
+
+static unsigned long long cpu_of(int pid)
+{
+    return cpu_in(pid, "stat");
+}
+
+/* The processor time of board b's thread slot s while that thread is inside
+ * one of MPI's local procedures (hang_rule.h), else 0. A copy of a board
+ * from another node carries only its process's time. */
+static unsigned long long local_call_cpu(const mc_hang_board *hb, const mc_board_thread *s)
+{
+    const mc_board_page *b = hb->page;
+    if (!mc_hang_local_call(mc_hang_fn_name(b, hb->maplen, __atomic_load_n(&s->fn, __ATOMIC_RELAXED))))
+        return 0;
+    if (b->relayed)
+        return __atomic_load_n(&b->cpu, __ATOMIC_RELAXED);
+    char what[48];
+    snprintf(what, sizeof what, "task/%d/stat", (int)__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
+    return cpu_in(b->pid, what);
 }
 
 /* The sum of a process's read and write counters: bytes and calls. */
@@ -241,8 +265,9 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 /* Everything whose change means the job moves: with io, the ranks' read
- * and write counters too (the dump signal of a report may move those a
- * little, and only the rest re-arms a report). */
+ * and write counters too, and the processor time of each thread inside a
+ * local procedure (a long MPI_Get or MPI_Pack computes; the dump signal of
+ * a report may move these a little, and only the rest re-arms a report). */
 static uint64_t signature(const mc_hang_rank *r, int io)
 {
     uint64_t h = w.nboards;
@@ -256,6 +281,8 @@ static uint64_t signature(const mc_hang_rank *r, int io)
             const mc_board_thread *s = &b->threads[t];
             h = mix(h, (uint64_t)(uint32_t)__atomic_load_n(&s->fn, __ATOMIC_RELAXED));
             h = mix(h, __atomic_load_n(&s->entries, __ATOMIC_RELAXED));
+            if (io && r[i].alive && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE))
+                h = mix(h, local_call_cpu(&w.boards[i], s));
         }
     }
     return h;

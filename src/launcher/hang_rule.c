@@ -41,6 +41,49 @@ static int spawn_children_there(const mc_hang_rank *r, size_t n, const mc_hang_r
     return named;
 }
 
+/* MPI's local procedures (MPI-4.0 sec. 2.4.2) that can take long: those
+ * that move or convert data, start an operation, or test for one. A
+ * prefix ends in '_'; a large-count "_c" form matches its base name. */
+static const char *const local_calls[] = {
+    /* one-sided communication calls only start a transfer (sec. 12.3) */
+    "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
+    "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate",
+    "MPI_Win_sync", "MPI_Win_test",
+    /* starts of nonblocking and persistent point-to-point operations */
+    "MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv",
+    "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Bsend", "MPI_Send_init", "MPI_Bsend_init",
+    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Start", "MPI_Startall",
+    /* starts of nonblocking collectives */
+    "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter", "MPI_Iscatterv",
+    "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ialltoallw",
+    "MPI_Ireduce", "MPI_Iallreduce", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
+    "MPI_Iscan", "MPI_Iexscan", "MPI_Ineighbor_", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
+    "MPI_File_iread", "MPI_File_iwrite", "MPI_File_iread_at", "MPI_File_iwrite_at",
+    "MPI_File_iread_all", "MPI_File_iwrite_all", "MPI_File_iread_at_all", "MPI_File_iwrite_at_all",
+    /* tests */
+    "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe",
+    "MPI_Request_get_status", "MPI_Parrived", "MPI_Pready", "MPI_Pready_list", "MPI_Pready_range",
+    /* data conversion in the caller's memory */
+    "MPI_Pack", "MPI_Unpack", "MPI_Pack_external", "MPI_Unpack_external", "MPI_Reduce_local",
+    "MPI_Type_", "MPI_Alloc_mem", "MPI_Free_mem",
+    NULL};
+
+int mc_hang_local_call(const char *name)
+{
+    if (!name)
+        return 0;
+    size_t len = strlen(name);
+    if (len > 2 && strcmp(name + len - 2, "_c") == 0)
+        len -= 2;
+    for (const char *const *l = local_calls; *l; l++) {
+        size_t n = strlen(*l);
+        if ((*l)[n - 1] == '_' ? strncmp(name, *l, n) == 0 && len >= n
+                               : n == len && strncmp(name, *l, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int mc_hang_finishing(const mc_hang_rank *r, size_t n)
 {
     mc_hang_state *st = malloc(n ? n * sizeof *st : 1);

@@ -59,6 +59,14 @@ int mc_hang_frozen(const mc_hang_rank *ranks, size_t n, int *missing, size_t max
 int mc_hang_finishing(const mc_hang_rank *ranks, size_t n);
 #define MC_HANG_FINISHING_FACTOR 3
 
+/* 1 when name (an MPI function) is one of MPI's local procedures that may
+ * take long: it moves or converts data, starts an operation or tests one
+ * (MPI_Get, MPI_Pack, MPI_Isend, MPI_Test, ...). Its completion does not
+ * depend on another process's call, so a thread inside one that uses the
+ * processor computes, as it would outside MPI: launcher/hang.c counts its
+ * processor time as progress. */
+int mc_hang_local_call(const char *name);
+
 /* 1 when every job the boards show has all its ranks' boards. */
 int mc_hang_all_known(const mc_hang_rank *ranks, size_t n);
 

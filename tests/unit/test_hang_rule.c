@@ -170,6 +170,29 @@ START_TEST(finishing_in_finalize)
 }
 END_TEST
 
+START_TEST(local_calls_are_named)
+{
+    /* Local: they move or convert data, start or test an operation. */
+    static const char *const local[] = {"MPI_Get", "MPI_Put", "MPI_Rget_accumulate", "MPI_Pack",
+                                        "MPI_Pack_c", "MPI_Unpack_external", "MPI_Isend", "MPI_Ibcast",
+                                        "MPI_Ineighbor_alltoallw", "MPI_Test", "MPI_Testsome",
+                                        "MPI_Type_commit", "MPI_Type_create_struct_c", "MPI_Start",
+                                        "MPI_Bsend", "MPI_Reduce_local", NULL};
+    /* Not: they may wait for another process (or for the world outside). */
+    static const char *const waiting[] = {"MPI_Send", "MPI_Recv", "MPI_Wait", "MPI_Waitall",
+                                          "MPI_Barrier", "MPI_Win_fence", "MPI_Win_flush",
+                                          "MPI_Win_lock", "MPI_Buffer_detach", "MPI_Comm_dup",
+                                          "MPI_Finalize", "MPI_Init", "MPI_Probe", "MPI_Getx",
+                                          "MPI_Ibarrier_init", "MPI_Comm_accept", "MPI_Type",
+                                          "MPI_Allreduce_init", "MPI_Testy", "", NULL};
+    for (const char *const *n = local; *n; n++)
+        ck_assert_msg(mc_hang_local_call(*n), "%s should be local", *n);
+    for (const char *const *n = waiting; *n; n++)
+        ck_assert_msg(!mc_hang_local_call(*n), "%s should not be local", *n);
+    ck_assert_int_eq(mc_hang_local_call(NULL), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hang_rule");
@@ -184,6 +207,7 @@ static Suite *suite(void)
     tcase_add_test(tc, never_reached_init_is_named);
     tcase_add_test(tc, spawn_waits_for_its_children);
     tcase_add_test(tc, finishing_in_finalize);
+    tcase_add_test(tc, local_calls_are_named);
     suite_add_tcase(s, tc);
     return s;
 }
