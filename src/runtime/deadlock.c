@@ -155,7 +155,7 @@ static int closure_answered(const node *nodes, int me)
 static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
                    int all_asked)
 {
-    double deadline = mc_dl_now() + grace;
+    double deadline = mc_eng_now() + grace;
     int len_cap = 1 << 16;
     char *buf = mc_malloc((size_t)len_cap);
     int got_new = 0;
@@ -212,7 +212,7 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
             if (closure_answered(nodes, mc_st.world_rank))
                 break;
         }
-        if (mc_dl_now() > deadline) {
+        if (mc_eng_now() > deadline) {
             free(buf);
             return 1;
         }
@@ -231,7 +231,7 @@ static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_
  * this rank's own wait ended meanwhile. */
 static int pause_progressing(double seconds, mc_ready_fn ready, void *ctx)
 {
-    for (double end = mc_dl_now() + seconds; mc_dl_now() < end;) {
+    for (double end = mc_eng_now() + seconds; mc_eng_now() < end;) {
         mc_eng_lock();
         int done = ready(ctx);
         if (!done)
@@ -502,7 +502,7 @@ int mc_dl_only_acks_missing(mc_describe_fn describe, void *ctx)
  * lock held; 1 when the probe ran. */
 int mc_dl_early_probe(mc_call *c, mc_describe_fn describe, void *ctx, double *probe_at, int *probe)
 {
-    *probe_at = mc_dl_now() + MC_DL_EARLY_PROBE_S;
+    *probe_at = mc_eng_now() + MC_DL_EARLY_PROBE_S;
     if (mc_dl_deferred() || !mc_dl_only_acks_missing(describe, ctx))
         return 0;   /* a lower rank is probing, or a real wait: look again later */
     *probe = 0;

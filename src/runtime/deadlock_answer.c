@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "runtime_internal.h"
 #include "skipped.h"
@@ -36,13 +35,6 @@ static double deferred_until;   /* a lower rank's detection is under way */
 int mc_dl_release_epoch;
 int mc_dl_gathering;            /* replies belong to a running detection */
 int mc_dl_stale_replies;        /* a detection ended with ranks still to answer */
-
-double mc_dl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static mc_siteset relaxed_sites;    /* strict waits given up there (a potential deadlock) */
 
@@ -426,7 +418,7 @@ static void serve(void)
         if (st.MPI_SOURCE < mc_st.world_rank) {
             /* An early probe (q[2]) is over in a round and a pause. */
             double grace = q[2] ? MC_DL_EARLY_GRACE_S : mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
-            double until = mc_dl_now() + 2 * grace + (q[2] ? 0.06 : 0.2);
+            double until = mc_eng_now() + 2 * grace + (q[2] ? 0.06 : 0.2);
             if (until > deferred_until)
                 deferred_until = until;
         }
@@ -491,7 +483,7 @@ int mc_dl_deferred(void)
      * deadlock elsewhere from being reported. */
     static int epoch = -1;
     static double first;
-    double t = mc_dl_now();
+    double t = mc_eng_now();
     if (t >= deferred_until)
         return 0;
     if (epoch != mc_dl_epoch) {

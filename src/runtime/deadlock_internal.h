@@ -66,7 +66,6 @@ int mc_dl_rank_blocked(void);
 extern int mc_dl_gathering;     /* replies belong to a running detection */
 extern int mc_dl_stale_replies; /* a detection ended with ranks still to answer */
 
-double mc_dl_now(void);
 /* Takes the detector for this thread (deadlock_answer.c): 1 taken, 0 this
  * thread holds it already, -1 busy (only without wait). mc_dl_leave gives
  * back what mc_dl_enter returned. */

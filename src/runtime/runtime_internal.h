@@ -11,7 +11,7 @@
 /* engine.c: whether requests the application freed while active are still
  * driven to completion. */
 int mc_eng_has_orphans(void);
-/* engine.c: seconds on the monotonic clock. */
+/* engine.c: seconds on the monotonic clock (the engine's and the detector's). */
 double mc_eng_now(void);
 
 /* bufwatch.c: buffer-modified. The end functions compare and report: the
