@@ -22,7 +22,9 @@ instances FILE lists run (lines `dir/program np [key=value ...]`, as they
 appear in the lists; `#` comments).
 
 Every selected instance that is not skipped runs twice in its build
-directory, one run after the other in the same worker:
+directory, one run after the other in the same worker (--jobs workers run
+instances at once, but never two of one `io` directory: its programs share
+the file name "testfile"):
   plain:   timeout mpirun -np N [opts] ./program args
   checked: timeout mpicheck --timeout=S --report=R.json -- [opts] -np N ./program args
 Its verdict is MPICH's (runtests): the output holds a "No Errors" line, no
@@ -111,6 +113,8 @@ SKIP_DIRS = {"errors": "passes invalid arguments on purpose (tests MPI's error r
 print_lock = threading.Lock()
 running = set()                 # process groups of runs under way
 running_lock = threading.Lock()
+dir_locks = {}                  # a test directory whose tests run one at a time: its lock
+dir_locks_lock = threading.Lock()
 
 
 def stop_all(signum, frame):
@@ -305,6 +309,16 @@ class Runner:
         return run(cmd, os.path.join(self.a.suite, test.dir), self.test_env(test), limit)
 
     def one(self, test):
+        # The I/O tests of one directory share their file names ("testfile"
+        # in 18 of io's): two at once would read each other's data.
+        if os.path.basename(test.dir) != "io":
+            return self.judged(test)
+        with dir_locks_lock:
+            lock = dir_locks.setdefault(test.dir, threading.Lock())
+        with lock:
+            return self.judged(test)
+
+    def judged(self, test):
         r = {"test": test.key, "dir": top_dir(test), "name": test.name, "np": test.np}
         if self.a.checked_first:
             first = self.checked_alone(test, r)
