@@ -23,8 +23,8 @@ appear in the lists; `#` comments).
 
 Every selected instance that is not skipped runs twice in its build
 directory, one run after the other in the same worker (--jobs workers run
-instances at once, but never two of one `io` directory: its programs share
-the file name "testfile"):
+instances at once, but never two of the `io` directories: their programs
+share the file name "testfile"):
   plain:   timeout mpirun -np N [opts] ./program args
   checked: timeout mpicheck --timeout=S --report=R.json -- [opts] -np N ./program args
 Its verdict is MPICH's (runtests): the output holds a "No Errors" line, no
@@ -91,7 +91,7 @@ import tempfile
 import threading
 import time
 
-from mpich_suite_inputs import read_expected, read_known, read_resumed, read_selection
+from mpich_suite_inputs import collect, read_expected, read_known, read_resumed, read_selection
 
 OPENMPI_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
@@ -113,8 +113,7 @@ SKIP_DIRS = {"errors": "passes invalid arguments on purpose (tests MPI's error r
 print_lock = threading.Lock()
 running = set()                 # process groups of runs under way
 running_lock = threading.Lock()
-dir_locks = {}                  # a test directory whose tests run one at a time: its lock
-dir_locks_lock = threading.Lock()
+io_lock = threading.Lock()      # held by the test of an io directory that runs
 
 
 def stop_all(signum, frame):
@@ -127,67 +126,6 @@ def stop_all(signum, frame):
             except ProcessLookupError:
                 pass
     os._exit(128 + signum)
-
-
-class Test:
-    def __init__(self, directory, program, np_, opts, line):
-        self.dir = directory          # relative to the suite root, e.g. "coll"
-        self.program = program
-        self.np = np_
-        self.args = opts.get("arg", [])
-        self.env = opts.get("env", [])
-        self.mpiexecargs = opts.get("mpiexecarg", [])
-        self.opts = opts
-        self.line = line              # the list line, normalized
-        self.key = "%s/%s" % (directory, line)
-        self.name = "%s/%s" % (directory, program)
-
-
-def parse_line(line):
-    line = re.sub(r"#.*", "", line).strip()
-    if not line or line.startswith("!"):
-        return None
-    words = line.split()
-    opts = {"arg": [], "env": [], "mpiexecarg": []}
-    for w in words[2:]:
-        if "=" not in w:
-            continue
-        k, v = w.split("=", 1)
-        if k in ("arg", "env", "mpiexecarg"):
-            opts[k].append(v)
-        else:
-            opts[k] = v
-    np_ = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
-    return words[0], np_, opts, " ".join(words)
-
-
-def list_file(suite, srcdir, directory, name):
-    for base in (suite, srcdir):
-        p = os.path.join(base, directory, name)
-        if os.path.isfile(p) and os.path.getsize(p) > 0:
-            return p
-    return None
-
-
-def collect(suite, srcdir, listnames, directory=""):
-    """Every test instance below directory, in list order."""
-    tests = []
-    for name in listnames:
-        path = list_file(suite, srcdir, directory, name)
-        if not path:
-            continue
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for raw in f:
-                parsed = parse_line(raw)
-                if not parsed:
-                    continue
-                program, np_, opts, line = parsed
-                sub = os.path.join(directory, program) if directory else program
-                if os.path.isdir(os.path.join(srcdir, sub)) or os.path.isdir(os.path.join(suite, sub)):
-                    tests.extend(collect(suite, srcdir, listnames, sub))
-                elif directory:
-                    tests.append(Test(directory, program, np_, opts, line))
-    return tests
 
 
 def same_run_key(test):
@@ -309,13 +247,11 @@ class Runner:
         return run(cmd, os.path.join(self.a.suite, test.dir), self.test_env(test), limit)
 
     def one(self, test):
-        # The I/O tests of one directory share their file names ("testfile"
-        # in 18 of io's): two at once would read each other's data.
+        # The I/O tests share their file names ("testfile" in 18 of io's):
+        # two at once would read each other's data.
         if os.path.basename(test.dir) != "io":
             return self.judged(test)
-        with dir_locks_lock:
-            lock = dir_locks.setdefault(test.dir, threading.Lock())
-        with lock:
+        with io_lock:
             return self.judged(test)
 
     def judged(self, test):

@@ -1,8 +1,11 @@
-"""The input files of tests/mpich_suite.py: our list files
+"""The input files of tests/mpich_suite.py: the suite's own list files
+(testlist, testlist.dtp, testlist.cvar: the test instances), our list files
 (true-findings.txt, known-differences.txt, ci-subset.txt) and earlier
 results files for --resume. Standard library only."""
 
 import json
+import os
+import re
 import sys
 
 
@@ -65,3 +68,64 @@ def read_resumed(paths, resumable):
 def read_selection(path):
     """ci-subset.txt: list lines, white space folded."""
     return [" ".join(line.split()) for line in list_lines(path)]
+
+
+class Test:
+    def __init__(self, directory, program, np_, opts, line):
+        self.dir = directory          # relative to the suite root, e.g. "coll"
+        self.program = program
+        self.np = np_
+        self.args = opts.get("arg", [])
+        self.env = opts.get("env", [])
+        self.mpiexecargs = opts.get("mpiexecarg", [])
+        self.opts = opts
+        self.line = line              # the list line, normalized
+        self.key = "%s/%s" % (directory, line)
+        self.name = "%s/%s" % (directory, program)
+
+
+def parse_line(line):
+    line = re.sub(r"#.*", "", line).strip()
+    if not line or line.startswith("!"):
+        return None
+    words = line.split()
+    opts = {"arg": [], "env": [], "mpiexecarg": []}
+    for w in words[2:]:
+        if "=" not in w:
+            continue
+        k, v = w.split("=", 1)
+        if k in ("arg", "env", "mpiexecarg"):
+            opts[k].append(v)
+        else:
+            opts[k] = v
+    np_ = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+    return words[0], np_, opts, " ".join(words)
+
+
+def list_file(suite, srcdir, directory, name):
+    for base in (suite, srcdir):
+        p = os.path.join(base, directory, name)
+        if os.path.isfile(p) and os.path.getsize(p) > 0:
+            return p
+    return None
+
+
+def collect(suite, srcdir, listnames, directory=""):
+    """Every test instance below directory, in list order."""
+    tests = []
+    for name in listnames:
+        path = list_file(suite, srcdir, directory, name)
+        if not path:
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for raw in f:
+                parsed = parse_line(raw)
+                if not parsed:
+                    continue
+                program, np_, opts, line = parsed
+                sub = os.path.join(directory, program) if directory else program
+                if os.path.isdir(os.path.join(srcdir, sub)) or os.path.isdir(os.path.join(suite, sub)):
+                    tests.extend(collect(suite, srcdir, listnames, sub))
+                elif directory:
+                    tests.append(Test(directory, program, np_, opts, line))
+    return tests
