@@ -347,8 +347,8 @@ void mc_live_stop(void)
         mc_ranks_text(f->ranks, f->nranks, ranks, sizeof ranks);
         if (f->ncalls)
             mc_call_site_text(&f->calls[0], site, sizeof site);
-        fprintf(stderr, "mpicheck: the %s %s%s%s above was reported by ranks %s", mc_class_name(f->cls),
-                site[0] ? "at " : "", site, site[0] ? "" : "", ranks);
+        fprintf(stderr, "mpicheck: the %s%s%s above was reported by ranks %s", mc_class_name(f->cls),
+                site[0] ? " at " : "", site, ranks);
         if (L.doc.saw_job_line && L.doc.job.nprocs > 0)
             fprintf(stderr, " (%zu of %d)", f->nranks, L.doc.job.nprocs);
         fputc('\n', stderr);

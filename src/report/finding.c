@@ -191,13 +191,26 @@ const mc_frame *mc_call_site(const mc_call_text *c)
 
 char *mc_call_site_text(const mc_call_text *c, char *buf, size_t len)
 {
+    if (len)
+        buf[0] = '\0';
     const mc_frame *f = mc_call_site(c);
-    if (!f) {
-        if (len)
-            buf[0] = '\0';
+    if (f) {
+        const char *base = strrchr(f->file, '/');
+        snprintf(buf, len, "%s:%d", base ? base + 1 : f->file, f->line);
         return buf;
     }
-    const char *base = strrchr(f->file, '/');
-    snprintf(buf, len, "%s:%d", base ? base + 1 : f->file, f->line);
+    /* No source line (a stripped program, a library without debug
+     * information): the innermost frame's function, else its module and
+     * offset, which addr2line takes and which is the same on every rank,
+     * so findings and members made at different places still read apart. */
+    f = c && c->stack && c->nframes ? &c->stack[0] : NULL;
+    if (!f || runtime_entry(f->function))
+        return buf;
+    const char *base = f->module ? strrchr(f->module, '/') : NULL;
+    base = base ? base + 1 : f->module;
+    if (f->function)
+        snprintf(buf, len, "%s", f->function);
+    else if (base && f->offset)
+        snprintf(buf, len, "%s+0x%lx", base, (unsigned long)f->offset);
     return buf;
 }

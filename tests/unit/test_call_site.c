@@ -21,7 +21,23 @@ START_TEST(call_site)
     mc_call_text c = {.rank = 0, .call = "MPI_Send", .stack = stripped, .nframes = 3};
     char buf[64];
     ck_assert_ptr_null(mc_call_site(&c));
+    /* No source line: the text names the module and offset (addr2line's
+     * input, the same on every rank), or the function when it is known. */
     ck_assert_str_eq(mc_call_site_text(&c, buf, sizeof buf), "");
+    stripped[0].offset = 0x1191;
+    ck_assert_str_eq(mc_call_site_text(&c, buf, sizeof buf), "hpcc+0x1191");
+    mc_frame lib[] = {
+        {.function = "BI_TransUserComm", .file = NULL, .module = "/usr/lib/libscalapack.so", .offset = 0x40b10},
+        {.function = "__libc_start_main", .file = "../csu/libc-start.c", .line = 360},
+    };
+    c.stack = lib;
+    c.nframes = 2;
+    ck_assert_ptr_null(mc_call_site(&c));
+    ck_assert_str_eq(mc_call_site_text(&c, buf, sizeof buf), "BI_TransUserComm");
+    c.stack = stripped + 1;     /* nothing but the C runtime */
+    ck_assert_str_eq(mc_call_site_text(&c, buf, sizeof buf), "");
+    c.stack = stripped;
+    c.nframes = 3;
     mc_frame app[] = {
         {.function = "helper", .file = NULL, .module = "/usr/lib/libfoo.so"},
         {.function = "exchange", .file = "/home/u/src/ring.c", .line = 12},
