@@ -28,6 +28,8 @@
  * itself (the cycle in order, each rank's call and stack, the DOT graph) is
  * written by deadlock_report.c.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,40 @@ static int closure_answered(const node *nodes, int me)
     free(queue);
     free(seen);
     return ok;
+}
+
+/* An early probe's grace, longer on a machine with more runnable work
+ * than processors. A rank that does not answer within it counts as
+ * computing, and the probe lets the stalled send go without a verdict; on
+ * a loaded machine a rank that waits in MPI may simply not be scheduled
+ * for tens of milliseconds (Python's unsafe exchange went unreported at a
+ * load average of 10 on 2 cores, every run). The 1-minute load average
+ * over the processors this process may run on, at most 8 times the base;
+ * read again at most once a second. */
+double mc_dl_early_grace(void)
+{
+    static double factor = 1.0, read_at = -10.0;
+    static int ncpu;
+    double now = mc_eng_now();
+    if (now - read_at >= 1.0) {
+        read_at = now;
+        if (!ncpu) {
+            cpu_set_t set;
+            ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+            if (ncpu < 1)
+                ncpu = 1;
+        }
+        double load = 0;
+        FILE *f = fopen("/proc/loadavg", "re");
+        if (f) {
+            if (fscanf(f, "%lf", &load) != 1)
+                load = 0;
+            fclose(f);
+        }
+        factor = load / ncpu;
+        factor = factor < 1.0 ? 1.0 : factor > 8.0 ? 8.0 : factor;
+    }
+    return MC_DL_EARLY_GRACE_S * factor;
 }
 
 static int gather_loop(node *nodes, int id, int details, double grace, mc_ready_fn ready, void *ctx,
@@ -392,7 +428,7 @@ int mc_dl_detect(mc_call *c, int early)
     }
     double grace = mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
     if (early)
-        grace = MC_DL_EARLY_GRACE_S;
+        grace = mc_dl_early_grace();
     asking_early = early;
     int result = MC_DL_MOVED;
     /* Up to BROADCAST_MAX ranks, everyone is asked at once and the round

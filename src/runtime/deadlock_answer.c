@@ -417,7 +417,7 @@ static void serve(void)
          * out). If this rank is the one to report, it still does, later. */
         if (st.MPI_SOURCE < mc_st.world_rank) {
             /* An early probe (q[2]) is over in a round and a pause. */
-            double grace = q[2] ? MC_DL_EARLY_GRACE_S : mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
+            double grace = q[2] ? mc_dl_early_grace() : mc_st.cfg.timeout_s < 1.0 ? mc_st.cfg.timeout_s : 1.0;
             double until = mc_eng_now() + 2 * grace + (q[2] ? 0.06 : 0.2);
             if (until > deferred_until)
                 deferred_until = until;

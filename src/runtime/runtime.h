@@ -342,7 +342,7 @@ enum {
     MC_DL_STUCK         /* blocked, and nothing for this detection to do: wait on */
 };
 #define MC_DL_EARLY_PROBE_S 0.005   /* a strict wait's first probe, after this long */
-#define MC_DL_EARLY_GRACE_S 0.03    /* a rank silent this long into a probe is computing */
+#define MC_DL_EARLY_GRACE_S 0.03    /* a rank silent this long into a probe is computing (x load) */
 #define MC_DL_EARLY_PER_SITE 4      /* probes without verdict before a call site stops waiting */
 int mc_dl_detect(mc_call *c, int early);
 /* MPI_Finalize: drops the detector's unreceived messages; sent minus received. */
@@ -352,6 +352,9 @@ int mc_dl_only_acks_missing(mc_describe_fn describe, void *ctx);
 /* The early probe, when the wait lacks only those (engine lock held): 1
  * when it ran; otherwise *probe_at is the next time to look. */
 int mc_dl_early_probe(mc_call *c, mc_describe_fn describe, void *ctx, double *probe_at, int *probe);
+/* The early probe's grace on this machine now: MC_DL_EARLY_GRACE_S, longer
+ * under load (deadlock.c). */
+double mc_dl_early_grace(void);
 extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
 enum { MC_RELAX_NONE, MC_RELAX_SITE, MC_RELAX_WAIT };
 extern int mc_dl_relax;                         /* the current wait may skip acknowledgments (MC_RELAX_*) */
