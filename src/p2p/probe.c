@@ -33,6 +33,8 @@ int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int
     if (rc == MPI_SUCCESS) {
         mc_eng_wait_prec(c, &p);
         rc = PMPI_Wait(&p.real, status);
+        if (rc == MPI_SUCCESS)
+            mc_bufwatch_recv_wrote(&p);
     }
     mc_eng_unlock();
     return rc;

@@ -152,7 +152,7 @@ static MPI_Count received_elements(const mc_prec *p)
 
 void mc_bufwatch_recv_end(mc_prec *p, const mc_prec *op, const mc_call *c)
 {
-    if (!mc_st.cfg.check_buffers || !p->checked || !p->env_match || p->cancelled
+    if (!mc_st.cfg.check_buffers || !p->checked || !p->env_match || p->cancelled || p->rbuf_shared
         || !(p->env.flags & MC_ENV_SUM) || p->type == MPI_DATATYPE_NULL || p->err != MPI_SUCCESS)
         return;
     MPI_Count n = received_elements(p);
@@ -183,8 +183,20 @@ static const char *direction(const mc_prec *p)
     return p->kind == MC_PR_RECV ? "receive" : "send";
 }
 
+/* Two receives into the same bytes leave them holding one message or the
+ * other, which the standard does not call erroneous (MPICH's
+ * pt2pt/dtype_send posts ten into one buffer, pt2pt/inactivereq one per
+ * rank): neither is reported, and neither's bytes are compared with its
+ * message at completion, since the other may have written them. */
+static void mark_shared(mc_prec *p, mc_prec *q)
+{
+    p->rbuf_shared = q->rbuf_shared = 1;
+}
+
 void mc_bufwatch_overlap(const mc_call *c, mc_prec *p)
 {
+    if (p->kind == MC_PR_RECV)
+        p->rbuf_shared = 0;     /* a persistent receive starts afresh */
     if (!mc_st.cfg.check_buffers || (p->kind != MC_PR_SEND && p->kind != MC_PR_RECV)
         || p->type == MPI_DATATYPE_NULL)
         return;
@@ -195,16 +207,18 @@ void mc_bufwatch_overlap(const mc_call *c, mc_prec *p)
         return;
     int walked = 0;
     for (mc_prec *q = mc_prec_newest(); q && walked < OVERLAP_WALK; q = q->live_next, walked++) {
-        /* Two sends only read; two receives into the same bytes leave
-         * them holding one message or the other, which the standard does
-         * not call erroneous (MPICH's pt2pt/dtype_send posts ten into one
-         * buffer): only a send and a receive sharing bytes is reported. */
-        if (q == p || !q->active || !q->reg_on || p->kind == q->kind
+        /* Two sends only read: only a send and a receive sharing bytes is
+         * reported (two receives: mark_shared). */
+        if (q == p || !q->active || !q->reg_on || (p->kind == MC_PR_SEND && q->kind == MC_PR_SEND)
             || q->reg.hi <= p->reg.lo || p->reg.hi <= q->reg.lo)
             continue;
         MPI_Aint bytes = 0;
         if (mc_region_overlap(&p->reg, &q->reg, &bytes) != 1)
             continue;
+        if (p->kind == q->kind) {
+            mark_shared(p, q);
+            continue;
+        }
         mc_origin at;
         mc_request_started_at(&q->obj, &at);
         mc_report_call_origin(MC_CLASS_BUFFER_OVERLAP, c, &at,
@@ -215,5 +229,26 @@ void mc_bufwatch_overlap(const mc_call *c, mc_prec *p)
                               direction(p), (long long)bytes, direction(q), mc_fn_table[q->fn].name,
                               "a receive writes bytes that a send may still be reading");
         return;
+    }
+}
+
+/* A blocking receive (p, on the caller's stack) wrote its buffer: active
+ * receives into the same bytes may now hold its message (mark_shared). */
+void mc_bufwatch_recv_wrote(mc_prec *p)
+{
+    if (!mc_st.cfg.check_buffers || p->type == MPI_DATATYPE_NULL)
+        return;
+    int walked = 0, any = 0;
+    for (mc_prec *q = mc_prec_newest(); q && walked < OVERLAP_WALK && !any; q = q->live_next, walked++)
+        any = q->active && q->reg_on && q->kind == MC_PR_RECV;
+    if (!any || !mc_region_of(p->buf, p->count, p->type, &p->reg))
+        return;
+    walked = 0;
+    for (mc_prec *q = mc_prec_newest(); q && walked < OVERLAP_WALK; q = q->live_next, walked++) {
+        MPI_Aint bytes = 0;
+        if (q != p && q->active && q->reg_on && q->kind == MC_PR_RECV
+            && q->reg.lo < p->reg.hi && p->reg.lo < q->reg.hi
+            && mc_region_overlap(&p->reg, &q->reg, &bytes) == 1)
+            mark_shared(p, q);
     }
 }

@@ -209,6 +209,7 @@ typedef struct mc_prec {
     int bufsum_on;          /* send: bufsum holds the checksum of buf taken at its start */
     uint64_t bufsum;
     int env_match;          /* receive: its envelope's signature matched exactly */
+    int rbuf_shared;        /* receive: another receive wrote the same bytes while it was active */
     mc_bufblock *blocks;    /* send part in pieces (v-variant collectives): nblocks of type at buf */
     int nblocks;
     int reg_on;             /* reg holds the bytes buf, count, type cover (buffer-overlap) */
@@ -423,6 +424,7 @@ void mc_bufwatch_start_blocks(mc_prec *p, const void *buf, MPI_Datatype type, mc
  * the newest records still active: a receive may share no data byte with
  * an active send, a send none with an active receive. */
 void mc_bufwatch_overlap(const mc_call *c, mc_prec *p);
+void mc_bufwatch_recv_wrote(mc_prec *p);
 /* The newest held record (the live list: walk on with live_next). */
 mc_prec *mc_prec_newest(void);
 
