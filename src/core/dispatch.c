@@ -12,6 +12,7 @@
 #include "modules.h"
 #include "rank_board.h"
 #include "p2p.h"          /* strict mode's stream of sends */
+#include "typecache.h"   /* one-sided operations' bytes */
 
 /* Light calls read a communicator or datatype handle and do nothing else
  * the checker follows: no message, no collective, no object made or freed
@@ -208,10 +209,46 @@ int mc_hold_start(mc_call *c, mc_start_fn start, MPI_Request *request)
     return mc_coll_hold(c, start, request);
 }
 
+/* What the hang watch needs of one-sided communication (rank_board.h):
+ * the bytes each operation started, until a synchronization call that
+ * completes them returns. */
+static void rma_account(const mc_call *c)
+{
+    const mc_fn_desc *d = c->desc;
+    const uint64_t bufs = MC_ROLE_BIT(MC_ROLE_SBUF) | MC_ROLE_BIT(MC_ROLE_RBUF);
+    if ((d->role_mask & MC_ROLE_BIT(MC_ROLE_TARGET)) && (d->role_mask & bufs)) {
+        uint64_t bytes = 0;
+        for (int i = 0; i < d->nparams; i++) {
+            const mc_param_desc *pd = &d->params[i];
+            mc_type_extents x;
+            if (!(MC_ROLE_BIT(pd->role) & bufs)
+                || mc_typecache_extents(c->vals[pd->ref[1]].type, &x) != 0)
+                continue;
+            int ci = pd->ref[0];
+            MPI_Count n = d->params[ci].ctype == MC_CT_COUNT ? c->vals[ci].c : c->vals[ci].i;
+            if (n > 0 && x.size > 0)
+                bytes += (uint64_t)n * (uint64_t)x.size;
+        }
+        mc_board_rma_started(bytes);
+        return;
+    }
+    switch (c->fn) {
+    case MC_FN_MPI_Win_fence: case MC_FN_MPI_Win_complete: case MC_FN_MPI_Win_wait:
+    case MC_FN_MPI_Win_unlock: case MC_FN_MPI_Win_unlock_all: case MC_FN_MPI_Win_flush:
+    case MC_FN_MPI_Win_flush_all: case MC_FN_MPI_Win_flush_local: case MC_FN_MPI_Win_flush_local_all:
+        mc_board_rma_synced();
+        break;
+    default:
+        break;
+    }
+}
+
 void mc_call_leave(mc_call *c, int ok)
 {
     if (!c->skip)
         mc_modules_leave(c, ok);
+    if (ok && mc_board_on && (c->desc->role_mask & MC_ROLE_BIT(MC_ROLE_WIN)))
+        rma_account(c);
     if (ok && c->fn == MC_FN_MPI_Session_init)
         mc_runtime_session_opened();
     if (c->req_before != c->req_inline)

@@ -12,7 +12,10 @@
  * longer than the timeout inside one call is never called a hang, and the
  * processor time of a thread inside one of MPI's local procedures
  * (hang_rule.h: an MPI_Get that copies 64 MB element by element takes
- * minutes, and no other process's call can be what it waits for).
+ * minutes, and no other process's call can be what it waits for), and,
+ * for a bounded time, of a thread inside an RMA synchronization call that
+ * may be moving its process's one-sided operations (MPICH's MPI_Win_fence
+ * does an epoch's MPI_Get calls).
  *
  * RATIONALE: in the launcher, not in the ranks: a rank stuck inside PMPI
  * runs none of our code, and a thread of our own in each rank would still
@@ -182,6 +185,35 @@ static unsigned long long local_call_cpu(const mc_hang_board *hb, const mc_board
     return cpu_in(b->pid, what);
 }
 
+/* The processor time of slot t's thread while it is inside an RMA
+ * synchronization call that may move its process's pending one-sided
+ * operations, until the credit for them is used up (hang_rule.h), else 0. */
+static unsigned long long rma_sync_cpu(mc_hang_board *hb, int t, const mc_board_thread *s)
+{
+    const mc_board_page *b = hb->page;
+    double credit = mc_hang_rma_credit_s(mc_hang_fn_name(b, hb->maplen, __atomic_load_n(&s->fn, __ATOMIC_RELAXED)),
+                                         __atomic_load_n(&b->rma_pending, __ATOMIC_RELAXED));
+    if (credit <= 0)
+        return 0;
+    unsigned long long cpu;
+    if (b->relayed) {
+        cpu = __atomic_load_n(&b->cpu, __ATOMIC_RELAXED);
+    } else {
+        char what[48];
+        snprintf(what, sizeof what, "task/%d/stat", (int)__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
+        cpu = cpu_in(b->pid, what);
+    }
+    uint64_t e = __atomic_load_n(&s->entries, __ATOMIC_RELAXED);
+    if (hb->rma_entries[t] != e || hb->rma_cpu0[t] == 0) {
+        hb->rma_entries[t] = e;
+        hb->rma_cpu0[t] = cpu ? cpu : 1;
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    if (cpu > hb->rma_cpu0[t] && (double)(cpu - hb->rma_cpu0[t]) > credit * (double)(hz > 0 ? hz : 100))
+        return 0;   /* used up: a deadlock MPI spins in is a hang again */
+    return cpu;
+}
+
 /* The sum of a process's read and write counters: bytes and calls. */
 static unsigned long long io_of(int pid)
 {
@@ -281,8 +313,10 @@ static uint64_t signature(const mc_hang_rank *r, int io)
             const mc_board_thread *s = &b->threads[t];
             h = mix(h, (uint64_t)(uint32_t)__atomic_load_n(&s->fn, __ATOMIC_RELAXED));
             h = mix(h, __atomic_load_n(&s->entries, __ATOMIC_RELAXED));
-            if (io && r[i].alive && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE))
+            if (io && r[i].alive && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE)) {
                 h = mix(h, local_call_cpu(&w.boards[i], s));
+                h = mix(h, rma_sync_cpu(&w.boards[i], t, s));
+            }
         }
     }
     return h;

@@ -84,6 +84,20 @@ int mc_hang_local_call(const char *name)
     return 0;
 }
 
+double mc_hang_rma_credit_s(const char *name, uint64_t pending)
+{
+    static const char *const sync_calls[] = {
+        "MPI_Win_fence", "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_unlock",
+        "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
+        "MPI_Win_flush_local_all", NULL};
+    if (!name || pending == 0)
+        return 0;
+    for (const char *const *l = sync_calls; *l; l++)
+        if (strcmp(name, *l) == 0)
+            return 1.0 + (double)pending / MC_HANG_RMA_RATE;
+    return 0;
+}
+
 int mc_hang_finishing(const mc_hang_rank *r, size_t n)
 {
     mc_hang_state *st = malloc(n ? n * sizeof *st : 1);

@@ -20,6 +20,7 @@
 #define MPICHECK_HANG_RULE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { MC_HANG_FREE = 0, MC_HANG_STUCK, MC_HANG_ENDED } mc_hang_state;
 
@@ -66,6 +67,18 @@ int mc_hang_finishing(const mc_hang_rank *ranks, size_t n);
  * processor computes, as it would outside MPI: launcher/hang.c counts its
  * processor time as progress. */
 int mc_hang_local_call(const char *name);
+
+/* The processor time (seconds) a thread inside name may spend as progress
+ * when its process started `pending` bytes of one-sided operations since
+ * its last RMA synchronization call: name is one (MPI_Win_fence,
+ * MPI_Win_unlock, MPI_Win_flush, ...), where MPI may move them all (MPICH
+ * defers an epoch's MPI_Get calls to its closing MPI_Win_fence: 100,000 of
+ * 128 KiB took 48 s there). 1 s and one more per MC_HANG_RMA_RATE bytes, a
+ * rate far below what shared memory or a network moves; 0 for any other
+ * call or nothing pending. Bounded, so a deadlock inside such a call
+ * (MPI spins there too) is still reported. */
+#define MC_HANG_RMA_RATE (64.0 * 1024 * 1024)
+double mc_hang_rma_credit_s(const char *name, uint64_t pending);
 
 /* 1 when every job the boards show has all its ranks' boards. */
 int mc_hang_all_known(const mc_hang_rank *ranks, size_t n);

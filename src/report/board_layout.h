@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
-#define MC_BOARD_VERSION 5
+#define MC_BOARD_VERSION 6
 #define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
 #define MC_BOARD_THREADS 16             /* program threads followed per process */
 #define MC_BOARD_FRAMES 32
@@ -96,6 +96,11 @@ typedef struct {
      * relay that broke off (the process ended), and it has no dump signal. */
     int32_t relayed, pad1_;
     uint64_t io, cpu;
+    /* Bytes of one-sided operations the process started since its last
+     * RMA synchronization call returned: MPI may move them inside the
+     * next one (MPICH does), so the hang watch counts a thread's processor
+     * time there as progress, for a time these bytes bound. */
+    uint64_t rma_pending;
     char wait_site[256];    /* relayed: the wait's call site, "function\tfile\tline" (resolved there) */
     mc_board_wait wait;
     mc_board_thread threads[MC_BOARD_THREADS];
@@ -111,6 +116,7 @@ typedef struct {
     uint32_t deadlocks, pad0_;
     char spawning[48];
     uint64_t io, cpu;       /* its /proc/self/io (read and write bytes and calls) and processor time */
+    uint64_t rma_pending;
     char wait_site[256];    /* the wait's call site, resolved by the rank: "function\tfile\tline" */
     mc_board_wait wait;
     struct {
@@ -133,6 +139,7 @@ static inline void mc_board_status_take(const mc_board_page *b, mc_board_status 
     s->progress = __atomic_load_n(&b->progress, __ATOMIC_RELAXED);
     s->deadlocks = __atomic_load_n(&b->deadlocks, __ATOMIC_RELAXED);
     s->pad0_ = 0;
+    s->rma_pending = __atomic_load_n(&b->rma_pending, __ATOMIC_RELAXED);
     __builtin_memcpy(s->spawning, b->spawning, sizeof s->spawning);
     __builtin_memcpy(&s->wait, (const void *)&b->wait, sizeof s->wait);
     for (int t = 0; t < MC_BOARD_THREADS; t++) {
@@ -162,6 +169,7 @@ static inline void mc_board_status_put(mc_board_page *b, const mc_board_status *
     b->spawning[sizeof b->spawning - 1] = '\0';
     __atomic_store_n(&b->io, s->io, __ATOMIC_RELAXED);
     __atomic_store_n(&b->cpu, s->cpu, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->rma_pending, s->rma_pending, __ATOMIC_RELAXED);
     __builtin_memcpy(b->wait_site, s->wait_site, sizeof b->wait_site);
     b->wait_site[sizeof b->wait_site - 1] = '\0';
     __builtin_memcpy(&b->wait, &s->wait, sizeof b->wait);

@@ -273,3 +273,15 @@ void mc_board_deadlock_reported(void)
     if (b)
         __atomic_add_fetch(&b->deadlocks, 1, __ATOMIC_RELAXED);
 }
+
+void mc_board_rma_started(uint64_t bytes)
+{
+    if (mine)
+        __atomic_add_fetch(&mine->rma_pending, bytes, __ATOMIC_RELAXED);
+}
+
+void mc_board_rma_synced(void)
+{
+    if (mine && __atomic_load_n(&mine->rma_pending, __ATOMIC_RELAXED))
+        __atomic_store_n(&mine->rma_pending, 0, __ATOMIC_RELAXED);
+}

@@ -38,6 +38,10 @@ void mc_board_thread_ended(void);
 /* This process is in MPI_Comm_spawn starting the job labelled label (NULL:
  * the call is over). */
 void mc_board_spawning(const char *label);
+/* A one-sided operation of bytes started; an RMA synchronization call
+ * returned (the bytes are moved: the hang watch's credit ends). */
+void mc_board_rma_started(uint64_t bytes);
+void mc_board_rma_synced(void);
 /* The engine completed an operation; this rank reported a deadlock. */
 void mc_board_progress(void);
 void mc_board_deadlock_reported(void);

@@ -170,6 +170,22 @@ START_TEST(finishing_in_finalize)
 }
 END_TEST
 
+/* An RMA synchronization call with one-sided operations pending may move
+ * them (MPICH's fence does an epoch's MPI_Get): its thread's processor
+ * time is progress for 1 s plus 1 s a 64 MiB, no other call's. */
+START_TEST(rma_sync_credit)
+{
+    ck_assert(mc_hang_rma_credit_s("MPI_Win_fence", 128.0 * 1024 * 1024) == 3.0);
+    ck_assert(mc_hang_rma_credit_s("MPI_Win_flush_local_all", 1) > 1.0);
+    ck_assert(mc_hang_rma_credit_s("MPI_Win_unlock", 64 * 1024 * 1024) == 2.0);
+    ck_assert(mc_hang_rma_credit_s("MPI_Win_fence", 0) == 0);      /* nothing to move */
+    ck_assert(mc_hang_rma_credit_s("MPI_Win_free", 1 << 20) == 0);  /* completes nothing */
+    ck_assert(mc_hang_rma_credit_s("MPI_Recv", 1 << 20) == 0);
+    ck_assert(mc_hang_rma_credit_s("MPI_Win_fenc", 1 << 20) == 0);
+    ck_assert(mc_hang_rma_credit_s(NULL, 1 << 20) == 0);
+}
+END_TEST
+
 START_TEST(local_calls_are_named)
 {
     /* Local: they move or convert data, start or test an operation. */
@@ -208,6 +224,7 @@ static Suite *suite(void)
     tcase_add_test(tc, spawn_waits_for_its_children);
     tcase_add_test(tc, finishing_in_finalize);
     tcase_add_test(tc, local_calls_are_named);
+    tcase_add_test(tc, rma_sync_credit);
     suite_add_tcase(s, tc);
     return s;
 }
