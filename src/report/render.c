@@ -10,6 +10,8 @@
 #include "report.h"
 #include "skipped.h"
 
+__thread int mc_rendering;
+
 typedef struct { uint64_t bits; const char *name; } named_handle;
 
 static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -56,7 +58,10 @@ static char *render_type(MPI_Datatype t)
     if (mpi_up && mpi_up()) {
         char name[MPI_MAX_OBJECT_NAME];
         int len = 0;
-        if (PMPI_Type_get_name(t, name, &len) == MPI_SUCCESS && len > 0)
+        mc_rendering++;
+        int rc = PMPI_Type_get_name(t, name, &len);
+        mc_rendering--;
+        if (rc == MPI_SUCCESS && len > 0)
             return mc_strdup(name);
     }
     return dupf("0x%llx", (unsigned long long)MC_BITS(t));

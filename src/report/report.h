@@ -135,6 +135,13 @@ FILE *mc_report_part_open(const char *name);
 /* Closes the part file (at exit). */
 void mc_report_close(void);
 
+/* Nonzero while this thread renders an argument for a report: MPI may
+ * raise an error on a handle the program passed (PMPI_Type_get_name of an
+ * invalid datatype), which the checker's error handler must leave to the
+ * caller instead of reporting it and ending the job in the middle of the
+ * report it belongs to (checks/mpi_errors.c). */
+extern __thread int mc_rendering;
+
 /* Renders argument i of a call as text for reports: handle names
  * (MPI_COMM_WORLD, MPI_INT, comm#2), wildcards (MPI_ANY_SOURCE), pointers.
  * Returns a malloc'd string. */
