@@ -170,19 +170,25 @@ static unsigned long long cpu_of(int pid)
     return cpu_in(pid, "stat");
 }
 
-/* The processor time of board b's thread slot s while that thread is inside
- * one of MPI's local procedures (hang_rule.h), else 0. A copy of a board
- * from another node carries only its process's time. */
-static unsigned long long local_call_cpu(const mc_hang_board *hb, const mc_board_thread *s)
+/* The processor time of board b's thread slot s. A copy of a board from
+ * another node carries only its process's time. */
+static unsigned long long thread_cpu(const mc_board_page *b, const mc_board_thread *s)
 {
-    const mc_board_page *b = hb->page;
-    if (!mc_hang_local_call(mc_hang_fn_name(b, hb->maplen, __atomic_load_n(&s->fn, __ATOMIC_RELAXED))))
-        return 0;
     if (b->relayed)
         return __atomic_load_n(&b->cpu, __ATOMIC_RELAXED);
     char what[48];
     snprintf(what, sizeof what, "task/%d/stat", (int)__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
     return cpu_in(b->pid, what);
+}
+
+/* That time while the thread is inside one of MPI's local procedures
+ * (hang_rule.h), else 0. */
+static unsigned long long local_call_cpu(const mc_hang_board *hb, const mc_board_thread *s)
+{
+    const mc_board_page *b = hb->page;
+    if (!mc_hang_local_call(mc_hang_fn_name(b, hb->maplen, __atomic_load_n(&s->fn, __ATOMIC_RELAXED))))
+        return 0;
+    return thread_cpu(b, s);
 }
 
 /* The processor time of slot t's thread while it is inside an RMA
@@ -195,14 +201,7 @@ static unsigned long long rma_sync_cpu(mc_hang_board *hb, int t, const mc_board_
                                          __atomic_load_n(&b->rma_pending, __ATOMIC_RELAXED));
     if (credit <= 0)
         return 0;
-    unsigned long long cpu;
-    if (b->relayed) {
-        cpu = __atomic_load_n(&b->cpu, __ATOMIC_RELAXED);
-    } else {
-        char what[48];
-        snprintf(what, sizeof what, "task/%d/stat", (int)__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
-        cpu = cpu_in(b->pid, what);
-    }
+    unsigned long long cpu = thread_cpu(b, s);
     uint64_t e = __atomic_load_n(&s->entries, __ATOMIC_RELAXED);
     if (hb->rma_entries[t] != e || hb->rma_cpu0[t] == 0) {
         hb->rma_entries[t] = e;
