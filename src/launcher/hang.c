@@ -191,24 +191,29 @@ static unsigned long long local_call_cpu(const mc_hang_board *hb, const mc_board
     return thread_cpu(b, s);
 }
 
-/* The processor time of slot t's thread while it is inside an RMA
- * synchronization call that may move its process's pending one-sided
- * operations, until the credit for them is used up (hang_rule.h), else 0. */
-static unsigned long long rma_sync_cpu(mc_hang_board *hb, int t, const mc_board_thread *s)
+/* The processor time of slot t's thread while it may be moving data
+ * another process's call no longer has to release, until the credit for
+ * it is used up (hang_rule.h), else 0: inside an RMA synchronization call
+ * while its process has one-sided operations pending, or in a wait that
+ * receives messages already matched (the wait on the board names them). */
+static unsigned long long transfer_cpu(mc_hang_board *hb, int t, const mc_board_thread *s)
 {
     const mc_board_page *b = hb->page;
-    double credit = mc_hang_rma_credit_s(mc_hang_fn_name(b, hb->maplen, __atomic_load_n(&s->fn, __ATOMIC_RELAXED)),
+    int fn = __atomic_load_n(&s->fn, __ATOMIC_RELAXED);
+    double credit = mc_hang_rma_credit_s(mc_hang_fn_name(b, hb->maplen, fn),
                                          __atomic_load_n(&b->rma_pending, __ATOMIC_RELAXED));
+    if (credit <= 0 && __atomic_load_n(&b->wait.waiting, __ATOMIC_ACQUIRE) && b->wait.fn == fn)
+        credit = mc_hang_recv_credit_s(__atomic_load_n(&b->wait.moving, __ATOMIC_RELAXED));
     if (credit <= 0)
         return 0;
     unsigned long long cpu = thread_cpu(b, s);
     uint64_t e = __atomic_load_n(&s->entries, __ATOMIC_RELAXED);
-    if (hb->rma_entries[t] != e || hb->rma_cpu0[t] == 0) {
-        hb->rma_entries[t] = e;
-        hb->rma_cpu0[t] = cpu ? cpu : 1;
+    if (hb->xfer_entries[t] != e || hb->xfer_cpu0[t] == 0) {
+        hb->xfer_entries[t] = e;
+        hb->xfer_cpu0[t] = cpu ? cpu : 1;
     }
     long hz = sysconf(_SC_CLK_TCK);
-    if (cpu > hb->rma_cpu0[t] && (double)(cpu - hb->rma_cpu0[t]) > credit * (double)(hz > 0 ? hz : 100))
+    if (cpu > hb->xfer_cpu0[t] && (double)(cpu - hb->xfer_cpu0[t]) > credit * (double)(hz > 0 ? hz : 100))
         return 0;   /* used up: a deadlock MPI spins in is a hang again */
     return cpu;
 }
@@ -314,7 +319,7 @@ static uint64_t signature(const mc_hang_rank *r, int io)
             h = mix(h, __atomic_load_n(&s->entries, __ATOMIC_RELAXED));
             if (io && r[i].alive && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE)) {
                 h = mix(h, local_call_cpu(&w.boards[i], s));
-                h = mix(h, rma_sync_cpu(&w.boards[i], t, s));
+                h = mix(h, transfer_cpu(&w.boards[i], t, s));
             }
         }
     }

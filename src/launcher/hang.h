@@ -23,10 +23,11 @@ typedef struct {
     char *name;
     mc_board_page *page;
     size_t maplen;
-    /* Per thread slot, the call (its entries count) an RMA synchronization
-     * credit runs for and the thread's processor time when it began. */
-    uint64_t rma_entries[MC_BOARD_THREADS];
-    unsigned long long rma_cpu0[MC_BOARD_THREADS];
+    /* Per thread slot, the call (its entries count) a transfer's credit
+     * (an RMA synchronization's, a receive's: hang_rule.h) runs for and the
+     * thread's processor time when it began. */
+    uint64_t xfer_entries[MC_BOARD_THREADS];
+    unsigned long long xfer_cpu0[MC_BOARD_THREADS];
 } mc_hang_board;
 
 /* The name of the rank's MPI function number fn, from the board's table;

@@ -98,6 +98,11 @@ double mc_hang_rma_credit_s(const char *name, uint64_t pending)
     return 0;
 }
 
+double mc_hang_recv_credit_s(uint64_t moving)
+{
+    return moving ? 1.0 + (double)moving / MC_HANG_RECV_RATE : 0;
+}
+
 int mc_hang_finishing(const mc_hang_rank *r, size_t n)
 {
     mc_hang_state *st = malloc(n ? n * sizeof *st : 1);

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
-#define MC_BOARD_VERSION 6
+#define MC_BOARD_VERSION 7
 #define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
 #define MC_BOARD_THREADS 16             /* program threads followed per process */
 #define MC_BOARD_FRAMES 32
@@ -65,6 +65,7 @@ typedef struct {
     int32_t waiting;        /* written last when a wait starts, first when it ends */
     int32_t fn, nranks, all;
     uint64_t mod, off;      /* call site, portable across processes (runtime/site.c) */
+    uint64_t moving;        /* bytes of matched messages the wait receives (hang_rule.h) */
     int32_t ranks[MC_BOARD_RANKS];
 } mc_board_wait;
 

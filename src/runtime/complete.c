@@ -90,6 +90,23 @@ void mc_prec_describe(mc_prec *p, mc_waitfor *w)
         mc_waitfor_add_comm(w, pc, p->peer);
         return;
     }
+    if (p->checked && p->mirror == MPI_REQUEST_NULL && !p->deferred && !p->cancelled
+        && p->real != MPI_REQUEST_NULL) {
+        /* Its envelope was matched, so the sender had posted the message
+         * (the envelope follows the real send), and its real receive is
+         * posted: the two are a matched pair, and MPI completes it without
+         * another call of either rank (MPI's progress rule). A wait for the
+         * data of a huge or finely typed message can outlast --timeout;
+         * it is a transfer in progress, not a wait on the sender. */
+        w->moving_bytes += p->env.sig.size * p->env.sig.count;   /* what was sent */
+        w->moving++;
+        if (!w->list_moving) {
+            w->nclauses--;
+            return;
+        }
+        mc_waitfor_add_comm(w, pc, p->status.MPI_SOURCE);
+        return;
+    }
     w->npending++;
     if (p->checked)
         mc_waitfor_add_comm(w, pc, p->status.MPI_SOURCE);
@@ -244,10 +261,14 @@ static void set_describe(void *ctx, mc_waitfor *w, int and_mode)
         if (s->any) {
             /* OR: one clause holding every peer. */
             mc_waitfor tmp = {0};
+            tmp.list_moving = w->list_moving;
             mc_prec_describe(s->recs[i], &tmp);
             for (int k = 0; k < tmp.nranks; k++)
                 mc_waitfor_add(w, tmp.ranks[k]);
-            w->unknown |= tmp.unknown;
+            /* One request whose data is moving completes the call. */
+            w->unknown |= tmp.unknown || (tmp.moving && !w->list_moving);
+            w->moving += tmp.moving;
+            w->moving_bytes += tmp.moving_bytes;
             w->npending += tmp.npending;
             w->nrelax += tmp.nrelax;
             mc_waitfor_free(&tmp);

@@ -384,7 +384,8 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
      * others first and they leave the work to it. */
     double start = mc_eng_now(),
            next_detect = start + mc_st.cfg.timeout_s + 0.005 * (mc_st.world_rank % 64),
-           probe_at = start + MC_DL_EARLY_PROBE_S + 0.001 * (mc_st.world_rank % 16);
+           probe_at = start + MC_DL_EARLY_PROBE_S + 0.001 * (mc_st.world_rank % 16),
+           board_at = start + mc_st.cfg.timeout_s;
     unsigned long spins = 0;
     /* The early probe is for strict sends' waits: none while the program
      * runs threads of its own under MPI_THREAD_MULTIPLE (mc_eng_strict_now),
@@ -418,6 +419,13 @@ void mc_eng_wait(mc_call *c, mc_ready_fn ready, mc_describe_fn describe, void *c
             double t = mc_eng_now();
             if (t - start >= 0.01)
                 mc_dl_note_slow();  /* its stack, for another thread's answer */
+            if (t >= board_at) {
+                /* Again once a timeout: a receive's envelope matched since
+                 * makes its data a transfer in progress, whose bytes the
+                 * hang watch must know before --hang-timeout (6 timeouts). */
+                mc_board_set(c, describe, ctx);
+                board_at = t + mc_st.cfg.timeout_s;
+            }
             if (probe && t >= probe_at && mc_dl_early_probe(c, describe, ctx, &probe_at, &probe))
                 continue;
             if (t >= next_detect && mc_dl_deferred()) {

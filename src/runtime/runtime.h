@@ -304,6 +304,11 @@ typedef struct mc_waitfor {
     int cap, nranks;
     int npending, nrelax;   /* pending requests; those missing only a strict acknowledgment */
     int unknown;            /* waits on something the engine cannot see: never blame */
+    /* Receives whose matched message MPI is moving: no clause (they wait
+     * for no call of another rank), unless list_moving, set by a caller
+     * that wants every rank the wait involves (the wait board). */
+    int moving, list_moving;
+    uint64_t moving_bytes;
 } mc_waitfor;
 void mc_waitfor_clause(mc_waitfor *w);          /* starts a clause */
 /* Starts a clause of a collective wait: its ranks that started collective

@@ -35,11 +35,12 @@ int mc_board_active(void)
     return mc_board_page_mine() && mc_st.thread_level != MPI_THREAD_MULTIPLE;
 }
 
-static void set_wait(int fn, const void *caller, const int *ranks, int nranks, int all)
+static void set_wait(int fn, const void *caller, const int *ranks, int nranks, int all, uint64_t moving)
 {
     mc_board_wait *mine = &mc_board_page_mine()->wait;
     __atomic_store_n(&mine->waiting, 0, __ATOMIC_RELEASE);
     mine->fn = fn;
+    __atomic_store_n(&mine->moving, moving, __ATOMIC_RELAXED);
     mc_site_encode(caller, &mine->mod, &mine->off);
     if (nranks > MC_BOARD_RANKS) {
         all = 1;
@@ -58,12 +59,13 @@ void mc_board_set(mc_call *c, mc_describe_fn describe, void *ctx)
         return;
     mc_waitfor w;
     memset(&w, 0, sizeof w);
+    w.list_moving = 1;      /* a sender that dies mid-transfer was waited for too */
     describe(ctx, &w, 1);
     int all = 0;
     for (int i = 0; i < w.nclauses; i++)
         if (w.clause_len[i] < 0)
             all = 1;
-    set_wait(c ? c->fn : -1, c ? c->caller : NULL, w.ranks, w.nranks, all);
+    set_wait(c ? c->fn : -1, c ? c->caller : NULL, w.ranks, w.nranks, all, w.moving_bytes);
     mc_waitfor_free(&w);
 }
 

@@ -186,6 +186,17 @@ START_TEST(rma_sync_credit)
 }
 END_TEST
 
+START_TEST(recv_transfer_credit)
+{
+    ck_assert(mc_hang_recv_credit_s(0) == 0);                        /* nothing moving */
+    ck_assert(mc_hang_recv_credit_s(16.0 * 1024 * 1024) == 2.0);
+    ck_assert(mc_hang_recv_credit_s(1) > 1.0);
+    /* 4 GiB: minutes, not forever. */
+    double big = mc_hang_recv_credit_s(4.0 * 1024 * 1024 * 1024);
+    ck_assert(big > 200 && big < 300);
+}
+END_TEST
+
 START_TEST(local_calls_are_named)
 {
     /* Local: they move or convert data, start or test an operation. */
@@ -225,6 +236,7 @@ static Suite *suite(void)
     tcase_add_test(tc, finishing_in_finalize);
     tcase_add_test(tc, local_calls_are_named);
     tcase_add_test(tc, rma_sync_credit);
+    tcase_add_test(tc, recv_transfer_credit);
     suite_add_tcase(s, tc);
     return s;
 }
