@@ -27,7 +27,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* hang_recv_transfer_stalled.c includes this file with its own. */
+#ifndef SLOW_S
+#define SLOW_S 3.0                  /* rank 1's receive lasts that long */
 #define BYTES (24 * 1024 * 1024)
+#endif
 typedef int (*get_status_fn)(MPI_Request, int *, MPI_Status *);
 static MPI_Request slow_req = MPI_REQUEST_NULL;
 static double slow_until;
@@ -68,7 +72,7 @@ int main(int argc, char **argv)
     } else if (rank == 1) {
         MPI_Request r;
         MPI_Irecv(buf, BYTES, MPI_CHAR, 0, 0, MPI_COMM_WORLD, &r);
-        slow_until = now() + 3.0;
+        slow_until = now() + SLOW_S;
         slow_req = r;
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         slow_req = MPI_REQUEST_NULL;
