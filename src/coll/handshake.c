@@ -32,6 +32,7 @@
 #include "state.h"
 #include "typesig.h"
 #include "skipped.h"
+#include "rank_board.h"
 
 int mc_coll_npending;
 static hs_t *pending;           /* nonblocking handshakes still running */
@@ -107,6 +108,7 @@ static int advance(hs_t *h)
                 rc = mc_hs_start_details(h);
             } else {
                 h->stage = HS_DONE;
+                h->clean = 1;
             }
             break;
         case HS_VEXCH:
@@ -407,6 +409,10 @@ void mc_coll_enter(mc_call *c)
         mc_coll_held_flush(comm);
     mc_eng_unlock();
     after_verdict(h);
+    /* Every member is in this call with matching arguments: MPI completes
+     * it without another call, however long it moves data. */
+    if (h->clean)
+        mc_board_coll_moving(c->fn, mc_coll_volume(h, c));
     hs_free(h);
 }
 
@@ -482,6 +488,7 @@ static int claims(int fn)
 
 static void leave(mc_call *c, int ok)
 {
+    mc_board_coll_moving(-1, 0);
     if (ok)
         mc_coll_leave(c);
 }

@@ -194,8 +194,9 @@ static unsigned long long local_call_cpu(const mc_hang_board *hb, const mc_board
 /* The processor time of slot t's thread while it may be moving data
  * another process's call no longer has to release, until the credit for
  * it is used up (hang_rule.h), else 0: inside an RMA synchronization call
- * while its process has one-sided operations pending, or in a wait that
- * receives messages already matched (the wait on the board names them). */
+ * while its process has one-sided operations pending, in a wait that
+ * receives messages already matched (the wait on the board names them),
+ * or in a blocking collective every member is in (the board says which). */
 static unsigned long long transfer_cpu(mc_hang_board *hb, int t, const mc_board_thread *s)
 {
     const mc_board_page *b = hb->page;
@@ -203,7 +204,9 @@ static unsigned long long transfer_cpu(mc_hang_board *hb, int t, const mc_board_
     double credit = mc_hang_rma_credit_s(mc_hang_fn_name(b, hb->maplen, fn),
                                          __atomic_load_n(&b->rma_pending, __ATOMIC_RELAXED));
     if (credit <= 0 && __atomic_load_n(&b->wait.waiting, __ATOMIC_ACQUIRE) && b->wait.fn == fn)
-        credit = mc_hang_recv_credit_s(__atomic_load_n(&b->wait.moving, __ATOMIC_RELAXED));
+        credit = mc_hang_data_credit_s(__atomic_load_n(&b->wait.moving, __ATOMIC_RELAXED));
+    if (credit <= 0 && __atomic_load_n(&b->coll_fn, __ATOMIC_ACQUIRE) == fn && fn >= 0)
+        credit = mc_hang_data_credit_s(__atomic_load_n(&b->coll_moving, __ATOMIC_RELAXED));
     if (credit <= 0)
         return 0;
     unsigned long long cpu = thread_cpu(b, s);

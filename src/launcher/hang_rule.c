@@ -98,9 +98,9 @@ double mc_hang_rma_credit_s(const char *name, uint64_t pending)
     return 0;
 }
 
-double mc_hang_recv_credit_s(uint64_t moving)
+double mc_hang_data_credit_s(uint64_t moving)
 {
-    return moving ? 1.0 + (double)moving / MC_HANG_RECV_RATE : 0;
+    return moving ? 1.0 + (double)moving / MC_HANG_DATA_RATE : 0;
 }
 
 int mc_hang_finishing(const mc_hang_rank *r, size_t n)

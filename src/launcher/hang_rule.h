@@ -80,18 +80,20 @@ int mc_hang_local_call(const char *name);
 #define MC_HANG_RMA_RATE (64.0 * 1024 * 1024)
 double mc_hang_rma_credit_s(const char *name, uint64_t pending);
 
-/* The processor time (seconds) the waiting thread may spend as progress
- * while its wait receives `moving` bytes of messages already matched: their
- * envelopes were compared and their real receives are posted, so MPI moves
- * them without another call of either rank (runtime/complete.c), and a
- * huge or finely typed message can take longer than --hang-timeout inside
- * one MPI_Wait (MPICH unpacks 64 MiB of 1-byte vector elements in 1 s on
- * this machine). 1 s and one more per MC_HANG_RECV_RATE bytes, a quarter
- * of that unpacking rate; 0 with nothing moving. Bounded, so a transfer
- * MPI never ends (MPI-CorrBench's 4 GiB large_type_sendrec with either
- * MPI) is still reported. */
-#define MC_HANG_RECV_RATE (16.0 * 1024 * 1024)
-double mc_hang_recv_credit_s(uint64_t moving);
+/* The processor time (seconds) a thread may spend as progress while it
+ * moves `moving` bytes that no other process's call has to release: in a
+ * wait that receives messages already matched (their envelopes were
+ * compared and their real receives are posted: runtime/complete.c), or
+ * in a blocking collective whose handshake found every member in the same
+ * call (coll/handshake.c). MPI completes either without another call, and
+ * a huge or finely typed message or collective can take longer than
+ * --hang-timeout inside one call (MPICH unpacks 64 MiB of 1-byte vector
+ * elements in 1 s on this machine; an MPI_Allreduce of 1 GiB at 2 ranks
+ * takes 4 to 6 s). 1 s and one more per MC_HANG_DATA_RATE bytes, a
+ * quarter of that unpacking rate; 0 with nothing moving. Bounded, so a
+ * transfer MPI never ends is still reported. */
+#define MC_HANG_DATA_RATE (16.0 * 1024 * 1024)
+double mc_hang_data_credit_s(uint64_t moving);
 
 /* 1 when every job the boards show has all its ranks' boards. */
 int mc_hang_all_known(const mc_hang_rank *ranks, size_t n);

@@ -102,6 +102,14 @@ typedef struct {
      * next one (MPICH does), so the hang watch counts a thread's processor
      * time there as progress, for a time these bytes bound. */
     uint64_t rma_pending;
+    /* While a thread is inside a blocking collective whose handshake found
+     * every member in the same call (fn, the rank's function number; -1
+     * otherwise): the bytes it sends and receives. MPI completes such a
+     * call without another call of any member, so the hang watch counts
+     * that thread's processor time as progress, for a time these bytes
+     * bound (hang_rule.h). */
+    uint64_t coll_moving;
+    int32_t coll_fn, pad2_;
     char wait_site[256];    /* relayed: the wait's call site, "function\tfile\tline" (resolved there) */
     mc_board_wait wait;
     mc_board_thread threads[MC_BOARD_THREADS];
@@ -118,6 +126,8 @@ typedef struct {
     char spawning[48];
     uint64_t io, cpu;       /* its /proc/self/io (read and write bytes and calls) and processor time */
     uint64_t rma_pending;
+    uint64_t coll_moving;
+    int32_t coll_fn, pad1_;
     char wait_site[256];    /* the wait's call site, resolved by the rank: "function\tfile\tline" */
     mc_board_wait wait;
     struct {
@@ -141,6 +151,9 @@ static inline void mc_board_status_take(const mc_board_page *b, mc_board_status 
     s->deadlocks = __atomic_load_n(&b->deadlocks, __ATOMIC_RELAXED);
     s->pad0_ = 0;
     s->rma_pending = __atomic_load_n(&b->rma_pending, __ATOMIC_RELAXED);
+    s->coll_moving = __atomic_load_n(&b->coll_moving, __ATOMIC_RELAXED);
+    s->coll_fn = __atomic_load_n(&b->coll_fn, __ATOMIC_RELAXED);
+    s->pad1_ = 0;
     __builtin_memcpy(s->spawning, b->spawning, sizeof s->spawning);
     __builtin_memcpy(&s->wait, (const void *)&b->wait, sizeof s->wait);
     for (int t = 0; t < MC_BOARD_THREADS; t++) {
@@ -171,6 +184,8 @@ static inline void mc_board_status_put(mc_board_page *b, const mc_board_status *
     __atomic_store_n(&b->io, s->io, __ATOMIC_RELAXED);
     __atomic_store_n(&b->cpu, s->cpu, __ATOMIC_RELAXED);
     __atomic_store_n(&b->rma_pending, s->rma_pending, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->coll_moving, s->coll_moving, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->coll_fn, s->coll_fn, __ATOMIC_RELAXED);
     __builtin_memcpy(b->wait_site, s->wait_site, sizeof b->wait_site);
     b->wait_site[sizeof b->wait_site - 1] = '\0';
     __builtin_memcpy(&b->wait, &s->wait, sizeof b->wait);

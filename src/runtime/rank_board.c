@@ -174,6 +174,7 @@ void mc_board_open(const char *job, int world_size)
     snprintf(b->job, sizeof b->job, "%s", job ? job : "");
     mc_pid_view(b->pid_view, sizeof b->pid_view);
     b->app_threads = __atomic_load_n(&mc_st.app_threads, __ATOMIC_RELAXED);
+    b->coll_fn = -1;
     for (int i = 0; i < MC_BOARD_THREADS; i++)
         b->threads[i].fn = MC_BOARD_OUTSIDE;
     /* The handler may only use what is ready: the checker's own text
@@ -278,6 +279,21 @@ void mc_board_rma_started(uint64_t bytes)
 {
     if (mine)
         __atomic_add_fetch(&mine->rma_pending, bytes, __ATOMIC_RELAXED);
+}
+
+void mc_board_coll_moving(int fn, uint64_t bytes)
+{
+    if (!mine || mc_st.thread_level == MPI_THREAD_MULTIPLE)
+        return;
+    if (fn < 0 || !bytes) {     /* most calls: one load */
+        if (__atomic_load_n(&mine->coll_fn, __ATOMIC_RELAXED) >= 0)
+            __atomic_store_n(&mine->coll_fn, -1, __ATOMIC_RELEASE);
+        return;
+    }
+    /* The bytes before the function: the launcher reads them after it. */
+    __atomic_store_n(&mine->coll_fn, -1, __ATOMIC_RELEASE);
+    __atomic_store_n(&mine->coll_moving, bytes, __ATOMIC_RELAXED);
+    __atomic_store_n(&mine->coll_fn, fn, __ATOMIC_RELEASE);
 }
 
 void mc_board_rma_synced(void)

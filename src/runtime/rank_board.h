@@ -42,6 +42,10 @@ void mc_board_spawning(const char *label);
  * returned (the bytes are moved: the hang watch's credit ends). */
 void mc_board_rma_started(uint64_t bytes);
 void mc_board_rma_synced(void);
+/* The thread enters the real call fn of a blocking collective whose
+ * handshake was clean, moving bytes (fn -1: it left it). Not under
+ * MPI_THREAD_MULTIPLE, where one field could not tell threads apart. */
+void mc_board_coll_moving(int fn, uint64_t bytes);
 /* The engine completed an operation; this rank reported a deadlock. */
 void mc_board_progress(void);
 void mc_board_deadlock_reported(void);

@@ -188,11 +188,11 @@ END_TEST
 
 START_TEST(recv_transfer_credit)
 {
-    ck_assert(mc_hang_recv_credit_s(0) == 0);                        /* nothing moving */
-    ck_assert(mc_hang_recv_credit_s(16.0 * 1024 * 1024) == 2.0);
-    ck_assert(mc_hang_recv_credit_s(1) > 1.0);
+    ck_assert(mc_hang_data_credit_s(0) == 0);                        /* nothing moving */
+    ck_assert(mc_hang_data_credit_s(16.0 * 1024 * 1024) == 2.0);
+    ck_assert(mc_hang_data_credit_s(1) > 1.0);
     /* 4 GiB: minutes, not forever. */
-    double big = mc_hang_recv_credit_s(4.0 * 1024 * 1024 * 1024);
+    double big = mc_hang_data_credit_s(4.0 * 1024 * 1024 * 1024);
     ck_assert(big > 200 && big < 300);
 }
 END_TEST
