@@ -24,8 +24,8 @@ typedef struct {
     mc_board_page *page;
     size_t maplen;
     /* Per thread slot, the call (its entries count) a transfer's credit
-     * (an RMA synchronization's, a receive's: hang_rule.h) runs for and the
-     * thread's processor time when it began. */
+     * (an RMA synchronization's, a receive's, a collective's: hang_rule.h)
+     * runs for and the thread's processor time when it began. */
     uint64_t xfer_entries[MC_BOARD_THREADS];
     unsigned long long xfer_cpu0[MC_BOARD_THREADS];
 } mc_hang_board;
