@@ -410,8 +410,9 @@ void mc_coll_enter(mc_call *c)
     mc_eng_unlock();
     after_verdict(h);
     /* Every member is in this call with matching arguments: MPI completes
-     * it without another call, however long it moves data. */
-    if (h->clean)
+     * it without another call, however long it moves data. (Not for the
+     * calls without data, nor without a board to write it on.) */
+    if (h->clean && f->shape != MC_SH_BARRIER && mc_board_on)
         mc_board_coll_moving(c->fn, mc_coll_volume(h, c));
     hs_free(h);
 }
@@ -488,7 +489,8 @@ static int claims(int fn)
 
 static void leave(mc_call *c, int ok)
 {
-    mc_board_coll_moving(-1, 0);
+    if (mc_board_on)
+        mc_board_coll_moving(-1, 0);
     if (ok)
         mc_coll_leave(c);
 }
