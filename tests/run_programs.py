@@ -48,8 +48,8 @@ error finding, 0 otherwise. With RANKS, some finding of that class must also
 have "ranks" exactly equal to the listed set (no more, no fewer ranks). For
 EXPECT OK: the report exists, has no findings, the exit code is 0 and stderr
 has no "mpicheck: ERROR"/"mpicheck: WARNING". Either way, a line on stderr
-starting with "TEST FAILED:" (a program's own check of its results) fails the
-test.
+or stdout starting with "TEST FAILED:" (a program's own check of its
+results) fails the test.
 With --schema (and the jsonschema module installed) each report is also
 validated against the schema.
 With --sarif-schema (the official SARIF 2.1.0 JSON schema, draft 2020-12),
@@ -266,7 +266,7 @@ def judge_sarif(reasons, expect, sarif_path, validator, findings):
 
 
 def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
-          sarif_validator=None):
+          sarif_validator=None, stdout=""):
     expect = hdr["expect"]
     reasons = res.reasons
     if rc == 124 or rc == -9 or rc == 137:
@@ -314,7 +314,9 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
     # A program that finds its own results wrong says so; with an error
     # finding mpicheck exits 3 whatever the ranks did, so this is the only
     # way an error program's self-check can fail the test.
-    m = re.search(r"^TEST FAILED:.*$", stderr, re.M)
+    # On either stream: ranks print with printf as often as with
+    # fprintf(stderr), and the launcher forwards both.
+    m = re.search(r"^TEST FAILED:.*$", stderr, re.M) or re.search(r"^TEST FAILED:.*$", stdout or "", re.M)
     if m:
         reasons.append("the program reports a wrong result: %s" % m.group(0))
     if expect == "OK":
@@ -401,7 +403,7 @@ def run_test(src, hdr, args, validator, sarif_validator=None):
         env.update(OPENMPI_ENV)
     env.update(hdr["inject"])
     try:
-        rc, _out, err, _el = run_once(cmd, env, tmpdir)
+        rc, out, err, _el = run_once(cmd, env, tmpdir)
     except OSError as e:
         res.reasons.append("cannot run %s: %s" % (cmd[0], e))
         res.elapsed = time.monotonic() - start
@@ -409,7 +411,7 @@ def run_test(src, hdr, args, validator, sarif_validator=None):
     res.stderr = err
     res.cmd = cmd
     res.rc = rc
-    judge(res, hdr, rc, err, report_path, validator, sarif_path, sarif_validator)
+    judge(res, hdr, rc, err, report_path, validator, sarif_path, sarif_validator, stdout=out)
     res.elapsed = time.monotonic() - start
     if res.ok:
         shutil.rmtree(tmpdir, ignore_errors=True)

@@ -43,6 +43,7 @@ typedef struct hs {
     mc_collrec mine, all;
     unsigned verdict;
     int clean;              /* the handshake ran to its end and every member's call matched */
+    uint64_t own_bytes;     /* per-peer counts: this member's bytes (mc_coll_volume) */
     int local_misuse;       /* an MPI_IN_PLACE misuse was reported here */
     int vbad;               /* this member's part differs from its peer's expectation */
     char vnote[160];
@@ -173,10 +174,14 @@ typedef void (*mc_block_fn)(void *ctx, const void *buf, MPI_Count count, MPI_Dat
  * MPI_Reduce_scatter) or m takes no part. MPI_IN_PLACE: no blocks. */
 int mc_coll_part(const mc_call *c, const mc_coll_fn *f, const mc_member *m, int side,
                  mc_block_fn fn, void *ctx);
-/* About the bytes a member of h's blocking call c moves in the real call,
- * once the handshake combined the records (0: not known). The hang watch's
- * credit for the call (runtime/rank_board.h): an upper estimate. */
-uint64_t mc_coll_volume(const hs_t *h, const mc_call *c);
+/* About the bytes a member of h's call moves in the real call, once the
+ * handshake combined the records (0: not known): the hang watch's credit
+ * for the call (runtime/rank_board.h, hang_rule.h), an upper estimate.
+ * For calls with per-peer counts (mc_coll_per_peer) it is h->own_bytes,
+ * this member's own blocks (mc_coll_own_bytes), taken at the call. */
+uint64_t mc_coll_volume(const hs_t *h);
+int mc_coll_per_peer(const mc_coll_fn *f);
+uint64_t mc_coll_own_bytes(const mc_call *c, const mc_coll_fn *f, MPI_Comm comm);
 
 /* bufoverlap.c: buffer-overlap between the send and receive parts of the
  * collective call c, before it runs. */

@@ -100,6 +100,7 @@ static int advance(hs_t *h)
                 if (h->verdict && h->flat_rank == 0)
                     mc_hs_write_short_finding(h);
                 h->stage = HS_DONE;
+                h->clean = !h->verdict;
             } else if (!h->verdict && h->stage == HS_REDUCE && mc_vexch_runs(h)) {
                 h->stage = HS_VEXCH;
                 rc = mc_vexch_start(h);
@@ -269,8 +270,35 @@ static void hs_describe(void *ctx, mc_waitfor *w, int and_mode)
     describe_members(h->flat, h->flat_rank, h->flat_size, h->key, w);
 }
 
+/* The nonblocking collectives whose handshake found every member in the
+ * same call, the newest CLEAN_MAX. A wait for one of them waits for data
+ * MPI moves without another call of any member: no member's clause (a
+ * member that finished the call no longer lists it as started, and its
+ * next wait on this rank made a false deadlock: hang_ok_slow_icollective.c),
+ * and its bytes give the hang watch a credit (the wait board:
+ * runtime/wait_board.c). A wait for an older one falls back to the
+ * members' clauses. */
+#define CLEAN_MAX 256
+static uint64_t clean_key[CLEAN_MAX], clean_bytes[CLEAN_MAX];
+static int clean_next;
+
+static void remember_clean(uint64_t key, uint64_t bytes)
+{
+    clean_key[clean_next] = key;
+    clean_bytes[clean_next] = bytes;
+    clean_next = (clean_next + 1) % CLEAN_MAX;
+}
+
 void mc_coll_describe_members(mc_pcomm *pc, uint64_t key, mc_waitfor *w)
 {
+    for (int i = 0; i < CLEAN_MAX && key; i++)
+        if (clean_key[i] == key) {
+            w->moving++;
+            w->moving_bytes += clean_bytes[i];
+            if (!w->list_moving)
+                return;
+            break;
+        }
     w->npending++;
     describe_members(pc->flat, pc->flat_rank, pc->flat_size, key, w);
 }
@@ -338,6 +366,8 @@ void mc_coll_enter(mc_call *c)
     c->coll_key = h->key;
     h->caller = c->caller;
     mc_rec_build(c, f, h, &h->mine);
+    if (mc_board_on && mc_coll_per_peer(f))
+        h->own_bytes = mc_coll_own_bytes(c, f, comm);   /* for the hang watch's credit */
     mc_collrec_init(&h->all);   /* an intracommunicator's reduction fills only the first slots */
     mc_vexch_prepare(c, h);
     int vshape = f->shape == MC_SH_GATHERV || f->shape == MC_SH_SCATTERV
@@ -413,7 +443,7 @@ void mc_coll_enter(mc_call *c)
      * it without another call, however long it moves data. (Not for the
      * calls without data, nor without a board to write it on.) */
     if (h->clean && f->shape != MC_SH_BARRIER && mc_board_on)
-        mc_board_coll_moving(c->fn, mc_coll_volume(h, c));
+        mc_board_coll_moving(c->fn, mc_coll_volume(h));
     hs_free(h);
 }
 
@@ -437,6 +467,8 @@ void mc_coll_service(void)
         if (advance(h)) {
             *pp = h->next;
             mc_coll_npending--;
+            if (h->clean)
+                remember_clean(h->key, h->f->shape != MC_SH_BARRIER && mc_board_on ? mc_coll_volume(h) : 0);
             after_verdict(h);
             hs_free(h);
             ended = 1;

@@ -183,33 +183,42 @@ static void add_bytes(void *ctx, const void *buf, MPI_Count count, MPI_Datatype 
         *(uint64_t *)ctx += (uint64_t)size * (uint64_t)count;
 }
 
-uint64_t mc_coll_volume(const hs_t *h, const mc_call *c)
+int mc_coll_per_peer(const mc_coll_fn *f)
 {
-    const mc_coll_fn *f = h->f;
     switch (f->shape) {
     case MC_SH_GATHERV: case MC_SH_SCATTERV: case MC_SH_ALLGATHERV: case MC_SH_ALLTOALLV:
-    case MC_SH_ALLTOALLW: case MC_SH_REDUCE_SCATTER: case MC_SH_NEIGHBOR: {
-        /* The record holds a hash of the per-peer counts: this member's
-         * own blocks instead (none for MPI_Alltoallw and the neighborhood
-         * collectives: no credit). */
-        mc_member m;
-        uint64_t bytes = 0;
-        if (mc_member_of(c, f, h->comm, &m) != 0 || mc_coll_part(c, f, &m, MC_PART_SEND, add_bytes, &bytes) != 0
-            || mc_coll_part(c, f, &m, MC_PART_RECV, add_bytes, &bytes) != 0)
-            return 0;
-        return bytes;
+    case MC_SH_ALLTOALLW: case MC_SH_REDUCE_SCATTER: case MC_SH_NEIGHBOR:
+        return 1;
+    default:
+        return 0;
     }
-    default: {
-        /* One part a peer: the largest any member sends and receives. */
-        uint64_t bytes = 0;
-        for (int g = 0; g < (h->inter ? 2 : 1); g++) {
-            int64_t lo, hi;
-            if (mc_collrec_get(&h->all, MC_CR_G(MC_CR_SEND_BYTES, g), &lo, &hi) && hi > 0)
-                bytes += (uint64_t)hi;
-            if (mc_collrec_get(&h->all, MC_CR_G(MC_CR_RECV_BYTES, g), &lo, &hi) && hi > 0)
-                bytes += (uint64_t)hi;
-        }
-        return bytes * (uint64_t)(h->npeers > 0 ? h->npeers : 1);
+}
+
+uint64_t mc_coll_own_bytes(const mc_call *c, const mc_coll_fn *f, MPI_Comm comm)
+{
+    mc_member m;
+    uint64_t bytes = 0;
+    if (mc_member_of(c, f, comm, &m) != 0 || mc_coll_part(c, f, &m, MC_PART_SEND, add_bytes, &bytes) != 0
+        || mc_coll_part(c, f, &m, MC_PART_RECV, add_bytes, &bytes) != 0)
+        return 0;
+    return bytes;
+}
+
+uint64_t mc_coll_volume(const hs_t *h)
+{
+    /* Per-peer counts: the record holds a hash of them, so this member's
+     * own blocks, taken at the call (none for MPI_Alltoallw and the
+     * neighborhood collectives: no credit). */
+    if (mc_coll_per_peer(h->f))
+        return h->own_bytes;
+    /* One part a peer: the largest any member sends and receives. */
+    uint64_t bytes = 0;
+    for (int g = 0; g < (h->inter ? 2 : 1); g++) {
+        int64_t lo, hi;
+        if (mc_collrec_get(&h->all, MC_CR_G(MC_CR_SEND_BYTES, g), &lo, &hi) && hi > 0)
+            bytes += (uint64_t)hi;
+        if (mc_collrec_get(&h->all, MC_CR_G(MC_CR_RECV_BYTES, g), &lo, &hi) && hi > 0)
+            bytes += (uint64_t)hi;
     }
-    }
+    return bytes * (uint64_t)(h->npeers > 0 ? h->npeers : 1);
 }
