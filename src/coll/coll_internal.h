@@ -183,6 +183,14 @@ uint64_t mc_coll_volume(const hs_t *h);
 int mc_coll_per_peer(const mc_coll_fn *f);
 uint64_t mc_coll_own_bytes(const mc_call *c, const mc_coll_fn *f, MPI_Comm comm);
 
+/* handshake.c: the nonblocking handshakes still running (a list through
+ * ->next), and how many have ended so far. */
+hs_t *mc_hs_pending(void);
+extern long long mc_hs_nended;
+/* unmatched.c: MPI_Finalize, every rank there: reports the collectives
+ * whose handshakes cannot end because a member never called them. */
+void mc_coll_unmatched(void);
+
 /* bufoverlap.c: buffer-overlap between the send and receive parts of the
  * collective call c, before it runs. */
 void mc_coll_check_overlap(mc_call *c, const mc_coll_fn *f, MPI_Comm comm);

@@ -35,8 +35,14 @@
 #include "rank_board.h"
 
 int mc_coll_npending;
+long long mc_hs_nended;         /* nonblocking handshakes ended so far */
 static hs_t *pending;           /* nonblocking handshakes still running */
 static hs_t *blocking_now;      /* the blocking handshake this rank waits in */
+
+hs_t *mc_hs_pending(void)
+{
+    return pending;
+}
 
 int mc_coll_started_keys(uint64_t *out, int max)
 {
@@ -467,6 +473,7 @@ void mc_coll_service(void)
         if (advance(h)) {
             *pp = h->next;
             mc_coll_npending--;
+            mc_hs_nended++;
             if (h->clean)
                 remember_clean(h->key, h->f->shape != MC_SH_BARRIER && mc_board_on ? mc_coll_volume(h) : 0);
             after_verdict(h);
@@ -502,6 +509,7 @@ void mc_coll_register(void)
         .npending = &mc_coll_npending,
         .service = mc_coll_service,
         .finalize = mc_coll_finalize,
+        .unmatched = mc_coll_unmatched,
         .comm_predefined = mc_coll_comm_predefined,
         .comm_created = mc_coll_comm_created,
         .comm_ready = mc_coll_comm_ready,

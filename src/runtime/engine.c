@@ -33,7 +33,7 @@ int mc_hooks_complete(void)
     const mc_coll_hooks *c = &mc_coll_hook;
     return p->prec_progress && p->recv_drive && p->recv_pending_deferred && p->recv_cancel
         && p->recv_comm_freeing && p->env_reap && p->env_release && p->env_slot_done
-        && p->lost_report && c->npending && c->service && c->finalize && c->comm_predefined
+        && p->lost_report && c->npending && c->service && c->finalize && c->unmatched && c->comm_predefined
         && c->comm_created && c->comm_ready && c->comm_freed && c->release_comm
         && c->free_retired && c->started_keys && c->describe_members;
 }
@@ -539,6 +539,8 @@ void mc_eng_finalize(void)
     /* Shadows of communicators never used may still be copying: every
      * member started the same copies, and all are here now. */
     mc_pcomms_copies_wait();
+    /* Collectives a member never called: no one can call them now. */
+    mc_coll_hook.unmatched();
     /* Receives never matched: their mirrors must not swallow envelopes. */
     if (orphans)
         drive_orphans();

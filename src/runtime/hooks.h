@@ -38,6 +38,7 @@ typedef struct {
     const int *npending;                    /* nonblocking handshakes running (service polls them) */
     void (*service)(void);
     void (*finalize)(void);
+    void (*unmatched)(void);                /* MPI_Finalize, every rank there (coll/unmatched.c) */
     void (*comm_predefined)(mc_pcomm *pc, int self);
     void (*comm_created)(mc_call *c, mc_pcomm *pc);
     void (*comm_ready)(mc_pcomm *pc);
