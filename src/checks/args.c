@@ -242,7 +242,7 @@ static int same_type_before(const mc_call *c, int i, unsigned sig)
     | MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_COUNT) | MC_ROLE_BIT(MC_ROLE_DEST) \
     | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_ROOT) | MC_ROLE_BIT(MC_ROLE_RANK) \
     | MC_ROLE_BIT(MC_ROLE_TARGET) | MC_ROLE_BIT(MC_ROLE_STAG) | MC_ROLE_BIT(MC_ROLE_RTAG) \
-    | BUFFER_ROLE_BITS)
+    | MC_ROLE_BIT(MC_ROLE_WINBASE) | BUFFER_ROLE_BITS)
 
 /* Per function, the parameters whose role is checked: made once, so that
  * the trivial calls a program makes millions of times (MPI_Type_size,
@@ -338,6 +338,14 @@ void mc_check_args(mc_call *c)
             break;
         case MC_ROLE_STAG: case MC_ROLE_RTAG:
             check_tag(c, i);
+            break;
+        case MC_ROLE_WINBASE:
+            /* Other processes' MPI_Put and MPI_Get reach size bytes at base:
+             * with NULL there is no such memory (Open MPI's one-sided copies
+             * then fail with EFAULT and retry forever). */
+            if (c->vals[i].p == NULL && int_value(c, d->params[i].ref[0]) > 0)
+                mc_report_arg(c, i, "is NULL but %s is %lld bytes: the window has no memory there",
+                              d->params[d->params[i].ref[0]].name, int_value(c, d->params[i].ref[0]));
             break;
         default:
             if (is_buffer_role(d->params[i].role) && (sig & (1u << i)))

@@ -33,6 +33,7 @@
 #include "calltext.h"
 #include "report.h"
 #include "runtime.h"
+#include "skipped.h"
 #include "state.h"
 
 #define KEYS_PER_RANK 8     /* unmatched instances named per rank; more are counted */
@@ -48,8 +49,8 @@ static int *world_ranks_of(const hs_t *h, MPI_Group world, int *n)
         return NULL;
     int size = 0;
     PMPI_Group_size(g, &size);
-    int *in = malloc((size_t)(size > 0 ? size : 1) * sizeof *in);
-    int *out = malloc((size_t)(size > 0 ? size : 1) * sizeof *out);
+    int *in = mc_malloc((size_t)(size > 0 ? size : 1) * sizeof *in);
+    int *out = mc_malloc((size_t)(size > 0 ? size : 1) * sizeof *out);
     int ok = in && out && size > 0;
     for (int i = 0; ok && i < size; i++)
         in[i] = i;
@@ -104,7 +105,7 @@ static void add_call(mc_call_text *t, size_t *n, int rank, const char *call)
 {
     memset(&t[*n], 0, sizeof t[*n]);
     t[*n].rank = rank;
-    t[*n].call = strdup(call);
+    t[*n].call = mc_strdup(call);
     snprintf(t[*n].job, sizeof t[*n].job, "%s", mc_st.job);
     (*n)++;
 }
@@ -132,8 +133,8 @@ static void report(hs_t *h, const uint64_t *all, MPI_Group world)
     int *members = world_ranks_of(h, world, &n);
     if (!members)
         return;
-    int *called = malloc((size_t)n * sizeof *called), *missing = malloc((size_t)n * sizeof *missing);
-    mc_call_text *calls = calloc((size_t)n, sizeof *calls);
+    int *called = mc_malloc((size_t)n * sizeof *called), *missing = mc_malloc((size_t)n * sizeof *missing);
+    mc_call_text *calls = mc_calloc((size_t)n, sizeof *calls);
     int ncalled = 0, nmissing = 0;
     for (int i = 0; called && missing && calls && i < n; i++) {
         int has = 0;
@@ -197,7 +198,7 @@ void mc_coll_unmatched(void)
     for (hs_t *h = mc_hs_pending(); h && n < KEYS_PER_RANK; h = h->next)
         if (judged(h))
             mine[n++] = h->key;
-    uint64_t *all = calloc((size_t)mc_st.world_size * KEYS_PER_RANK, sizeof *all);
+    uint64_t *all = mc_calloc((size_t)mc_st.world_size * KEYS_PER_RANK, sizeof *all);
     /* Every rank takes part in the gather, or none does. */
     int have = all != NULL, every = 0;
     int ok = PMPI_Allreduce(&have, &every, 1, MPI_INT, MPI_MIN, mc_st.world_dup) == MPI_SUCCESS && every

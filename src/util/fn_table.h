@@ -26,6 +26,7 @@ typedef enum {
     MC_ROLE_SBUF, MC_ROLE_RBUF, MC_ROLE_ROOTBUF, MC_ROLE_LEAFBUF, MC_ROLE_BCASTBUF,
     MC_ROLE_ROOTBUFV, MC_ROLE_LEAFBUFV, MC_ROLE_SBUFV, MC_ROLE_RBUFV,
     MC_ROLE_COLLBUF, MC_ROLE_COLLBUF_SUM,   /* a collective's part, never checked as a buffer */
+    MC_ROLE_WINBASE,                        /* a window's memory: NULL only with size 0 */
     MC_ROLE_COUNT_ /* number of roles; not a role */
 } mc_role;
 
