@@ -28,6 +28,12 @@ void mc_check_requests(mc_call *c);
 /* After such a call: the requests it marked busy (MPI_THREAD_MULTIPLE). */
 void mc_check_requests_leave(mc_call *c);
 
+/* rma_epochs.c: call-order, MPI_Win_free while this process's one-sided
+ * epochs on the window are open (a lock, PSCW, operations since the last
+ * fence); before the free, and after each accepted call on a window. */
+void mc_check_rma_free(mc_call *c);
+void mc_check_rma_epochs_after(mc_call *c);
+
 /* leaks.c: resource-leak and request-leak, at MPI_Finalize. */
 void mc_check_leaks_at_finalize(void);
 

@@ -23,9 +23,13 @@ static void outside(mc_call *c)
     (void)mc_check_call_order(c);
 }
 
+#define WIN_ROLES (MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_WIN_FREE))
+
 static void enter(mc_call *c)
 {
     unsigned long long roles = c->desc->role_mask;
+    if (roles & MC_ROLE_BIT(MC_ROLE_WIN_FREE))
+        mc_check_rma_free(c);
     if (roles & CHECK_ROLES) {
         mc_check_args(c);
         mc_check_overlap(c);
@@ -36,15 +40,19 @@ static void enter(mc_call *c)
 
 static void leave(mc_call *c, int ok)
 {
-    mc_check_requests_leave(c);
+    unsigned long long roles = c->desc->role_mask;
+    if (roles & REQUEST_ROLES)
+        mc_check_requests_leave(c);
+    if (ok && (roles & MC_ROLE_BIT(MC_ROLE_WIN)))
+        mc_check_rma_epochs_after(c);
 }
 
 const mc_module mc_checks_module = {
     .name = "checks",
     .outside = outside,
-    .roles = CHECK_ROLES | REQUEST_ROLES,
+    .roles = CHECK_ROLES | REQUEST_ROLES | WIN_ROLES,
     .enter = enter,
-    .leave_roles = REQUEST_ROLES,
+    .leave_roles = REQUEST_ROLES | MC_ROLE_BIT(MC_ROLE_WIN),
     .leave = leave,
     .end = mc_check_leaks_at_finalize,
 };
