@@ -421,7 +421,8 @@ static void *watch(void *unused)
                 reported = 0;
         }
         else if (!reported
-                 && t - since >= w.timeout_s * (mc_hang_finishing(r, w.nboards) ? MC_HANG_FINISHING_FACTOR : 1)) {
+                 && t - since >= w.timeout_s * (mc_hang_finishing(r, w.nboards) ? MC_HANG_FINISHING_FACTOR
+                                                : mc_hang_starting(r, w.nboards) ? MC_HANG_STARTING_FACTOR : 1)) {
             reported = 1;
             said = core;
             /* A deadlock the ranks reported while frozen says it already. */

@@ -60,6 +60,18 @@ int mc_hang_frozen(const mc_hang_rank *ranks, size_t n, int *missing, size_t max
 int mc_hang_finishing(const mc_hang_rank *ranks, size_t n);
 #define MC_HANG_FINISHING_FACTOR 3
 
+/* 1 when the job is starting: every rank of every job is there (a board
+ * each) and every rank that is stuck is inside MPI_Init or
+ * MPI_Init_thread alone. What MPI_Init waits for then is the launcher's
+ * wire-up (its daemons, PMIx), whose progress the watch does not see; on a
+ * machine loaded far beyond its cores (two MPI jobs of busy-polling ranks
+ * beside it) it took over 12 s (the MPI Bugs Initiative's codes at
+ * --timeout=2: a false `hang` in MPI_Init). launcher/hang.c gives such a
+ * job MC_HANG_STARTING_FACTOR times as long. A rank that never reached
+ * MPI_Init (no board) is not this case. */
+int mc_hang_starting(const mc_hang_rank *ranks, size_t n);
+#define MC_HANG_STARTING_FACTOR 5
+
 /* 1 when name (an MPI function) is one of MPI's local procedures that may
  * take long: it moves or converts data, starts an operation or tests one
  * (MPI_Get, MPI_Pack, MPI_Isend, MPI_Test, ...). Its completion does not

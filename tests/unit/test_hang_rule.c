@@ -170,6 +170,25 @@ START_TEST(finishing_in_finalize)
 }
 END_TEST
 
+/* Every rank there and stuck in MPI_Init alone: the job is starting (the
+ * watch gives it longer), and still frozen by the rule. */
+START_TEST(starting_in_init)
+{
+    mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
+    r[0].in_init = r[1].in_init = 1;
+    ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 1);
+    ck_assert_int_eq(mc_hang_starting(r, 2), 1);
+    /* One rank past MPI_Init, stuck elsewhere: an ordinary hang. */
+    r[1].in_init = 0;
+    ck_assert_int_eq(mc_hang_starting(r, 2), 0);
+    /* A rank that never reached MPI_Init (no board): not this case. */
+    mc_hang_rank one[1] = {stuck(0, 2)};
+    one[0].in_init = 1;
+    ck_assert_int_eq(mc_hang_starting(one, 1), 0);
+    ck_assert_int_eq(mc_hang_finishing(r, 2), 0);
+}
+END_TEST
+
 /* An RMA synchronization call with one-sided operations pending may move
  * them (MPICH's fence does an epoch's MPI_Get): its thread's processor
  * time is progress for 1 s plus 1 s a 64 MiB, no other call's. */
@@ -234,6 +253,7 @@ static Suite *suite(void)
     tcase_add_test(tc, never_reached_init_is_named);
     tcase_add_test(tc, spawn_waits_for_its_children);
     tcase_add_test(tc, finishing_in_finalize);
+    tcase_add_test(tc, starting_in_init);
     tcase_add_test(tc, local_calls_are_named);
     tcase_add_test(tc, rma_sync_credit);
     tcase_add_test(tc, recv_transfer_credit);
