@@ -122,21 +122,15 @@ int mc_hang_finishing(const mc_hang_rank *r, size_t n)
 
 int mc_hang_starting(const mc_hang_rank *r, size_t n)
 {
-    if (!mc_hang_all_known(r, n))
-        return 0;
     mc_hang_state *st = malloc(n ? n * sizeof *st : 1);
     if (!st)
         return 0;
     mc_hang_states(r, n, st);
-    int stuck = 0, starting = 1;
-    for (size_t i = 0; i < n && starting; i++) {
-        if (st[i] != MC_HANG_STUCK)
-            continue;
-        stuck = 1;
-        starting = r[i].in_init > 0 && r[i].in_init == r[i].in_mpi;
-    }
+    int starting = 0;
+    for (size_t i = 0; i < n && !starting; i++)
+        starting = st[i] == MC_HANG_STUCK && r[i].in_init > 0 && r[i].in_init == r[i].in_mpi;
     free(st);
-    return stuck && starting;
+    return starting;
 }
 
 int mc_hang_all_known(const mc_hang_rank *r, size_t n)

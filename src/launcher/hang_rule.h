@@ -60,15 +60,15 @@ int mc_hang_frozen(const mc_hang_rank *ranks, size_t n, int *missing, size_t max
 int mc_hang_finishing(const mc_hang_rank *ranks, size_t n);
 #define MC_HANG_FINISHING_FACTOR 3
 
-/* 1 when the job is starting: every rank of every job is there (a board
- * each) and every rank that is stuck is inside MPI_Init or
- * MPI_Init_thread alone. What MPI_Init waits for then is the launcher's
- * wire-up (its daemons, PMIx), whose progress the watch does not see; on a
- * machine loaded far beyond its cores (two MPI jobs of busy-polling ranks
- * beside it) it took over 12 s (the MPI Bugs Initiative's codes at
- * --timeout=2: a false `hang` in MPI_Init). launcher/hang.c gives such a
- * job MC_HANG_STARTING_FACTOR times as long. A rank that never reached
- * MPI_Init (no board) is not this case. */
+/* 1 when the job is starting: a rank that is stuck is inside MPI_Init or
+ * MPI_Init_thread alone (the others may wait for it, or not have reached
+ * MPI_Init yet). What MPI_Init waits for is the launcher's wire-up (its
+ * daemons, PMIx), whose progress the watch does not see; on a machine
+ * loaded far beyond its cores (three MPI jobs of busy-polling ranks beside
+ * it) it took over 12 s (the MPI Bugs Initiative's correct codes at
+ * --timeout=2 got a false `hang` in MPI_Init, with the other rank in
+ * MPI_Init, in MPI_Finalize, or not started yet). launcher/hang.c gives
+ * such a job MC_HANG_STARTING_FACTOR times as long. */
 int mc_hang_starting(const mc_hang_rank *ranks, size_t n);
 #define MC_HANG_STARTING_FACTOR 5
 

@@ -170,22 +170,30 @@ START_TEST(finishing_in_finalize)
 }
 END_TEST
 
-/* Every rank there and stuck in MPI_Init alone: the job is starting (the
- * watch gives it longer), and still frozen by the rule. */
+/* A rank stuck in MPI_Init alone: the job is starting (the watch gives it
+ * longer), and still frozen by the rule. */
 START_TEST(starting_in_init)
 {
     mc_hang_rank r[2] = {stuck(0, 2), stuck(1, 2)};
     r[0].in_init = r[1].in_init = 1;
     ck_assert_int_eq(mc_hang_frozen(r, 2, NULL, 0, NULL), 1);
     ck_assert_int_eq(mc_hang_starting(r, 2), 1);
-    /* One rank past MPI_Init, stuck elsewhere: an ordinary hang. */
+    ck_assert_int_eq(mc_hang_finishing(r, 2), 0);
+    /* The other rank through MPI_Init and waiting for it (in MPI_Finalize). */
     r[1].in_init = 0;
-    ck_assert_int_eq(mc_hang_starting(r, 2), 0);
-    /* A rank that never reached MPI_Init (no board): not this case. */
+    r[1].in_finalize = 1;
+    ck_assert_int_eq(mc_hang_starting(r, 2), 1);
+    /* The other rank not there yet: still starting. */
     mc_hang_rank one[1] = {stuck(0, 2)};
     one[0].in_init = 1;
-    ck_assert_int_eq(mc_hang_starting(one, 1), 0);
-    ck_assert_int_eq(mc_hang_finishing(r, 2), 0);
+    ck_assert_int_eq(mc_hang_starting(one, 1), 1);
+    /* No rank in MPI_Init: an ordinary hang. */
+    r[0].in_init = 0;
+    ck_assert_int_eq(mc_hang_starting(r, 2), 0);
+    /* In MPI_Init, but another thread of the rank in another call. */
+    r[0].in_init = 1;
+    r[0].in_mpi = 2;
+    ck_assert_int_eq(mc_hang_starting(r, 2), 0);
 }
 END_TEST
 
