@@ -10,7 +10,10 @@
  * NULL there is no such memory. Plainly, a put into it makes Open MPI's
  * one-sided copy fail with EFAULT and retry for ever ("Wrote -1, expected
  * 40, errno = 14": the MPI Bugs Initiative's InvalidParam_WinBuffer_null
- * ran until killed). This program makes no put, so it ends either way.
+ * ran until killed). This program makes no put. With the test harness's
+ * OMPI_MCA_btl_vader_single_copy_mechanism=none, Open MPI 4.1.4 refuses
+ * every MPI_Win_create on the program's own memory (MPI_ERR_WIN): that
+ * error then follows the checker's report.
  */
 #include <mpi.h>
 #include <stdlib.h>
