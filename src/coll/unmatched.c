@@ -36,7 +36,8 @@
 #include "skipped.h"
 #include "state.h"
 
-#define KEYS_PER_RANK 8     /* unmatched instances named per rank; more are counted */
+#define KEYS_PER_RANK 8     /* unmatched instances named per rank */
+#define SLOTS (KEYS_PER_RANK + 1)   /* and how many the rank has in all */
 #define CALM_ROUNDS 24      /* plus 2 per doubling of the job's size */
 #define MAX_ROUNDS 2000     /* about 4 s of 2 ms pauses: then nothing is judged */
 
@@ -125,8 +126,9 @@ static void rank_list(char *buf, size_t cap, const int *r, int n)
 }
 
 /* One finding for h, from the lowest world rank that called it: which
- * members called it (all[] holds every rank's unmatched keys) and which
- * did not. */
+ * members called it (all[] holds every rank's first KEYS_PER_RANK
+ * unmatched keys and its count) and which did not. A member whose list was
+ * full and lacks the key may have called it: it is named neither way. */
 static void report(hs_t *h, const uint64_t *all, MPI_Group world)
 {
     int n = 0;
@@ -136,12 +138,16 @@ static void report(hs_t *h, const uint64_t *all, MPI_Group world)
     int *called = mc_malloc((size_t)n * sizeof *called), *missing = mc_malloc((size_t)n * sizeof *missing);
     mc_call_text *calls = mc_calloc((size_t)n, sizeof *calls);
     int ncalled = 0, nmissing = 0;
+    int unknown = 0;
     for (int i = 0; called && missing && calls && i < n; i++) {
+        const uint64_t *theirs = &all[(size_t)members[i] * SLOTS];
         int has = 0;
         for (int k = 0; k < KEYS_PER_RANK && !has; k++)
-            has = all[(size_t)members[i] * KEYS_PER_RANK + k] == h->key;
+            has = theirs[k] == h->key;
         if (has)
             called[ncalled++] = members[i];
+        else if (theirs[KEYS_PER_RANK] > KEYS_PER_RANK)
+            unknown++;      /* its list was full: it may have called it */
         else
             missing[nmissing++] = members[i];
     }
@@ -154,7 +160,8 @@ static void report(hs_t *h, const uint64_t *all, MPI_Group world)
         for (int j = i; j > 0 && missing[j - 1] > missing[j]; j--) {
             int t = missing[j]; missing[j] = missing[j - 1]; missing[j - 1] = t;
         }
-    if (called && missing && calls && nmissing > 0 && ncalled > 0 && called[0] == mc_st.world_rank) {
+    if (called && missing && calls && nmissing + unknown > 0 && ncalled > 0
+        && called[0] == mc_st.world_rank) {
         size_t nc = 0;
         mc_report_fill_origin(&calls[nc], &h->origin);
         calls[nc].rank = mc_st.world_rank;
@@ -174,6 +181,9 @@ static void report(hs_t *h, const uint64_t *all, MPI_Group world)
         mc_pcomm_name(h->comm, cname, sizeof cname);
         rank_list(who, sizeof who, called, ncalled);
         rank_list(absent, sizeof absent, missing, nmissing);
+        if (nmissing == 0)      /* only members whose lists were full: which of them, unknown */
+            snprintf(absent, sizeof absent, "(one of %d with more such collectives than were "
+                     "gathered)", unknown);
         mc_report_with(MC_CLASS_COLLECTIVE_MISMATCH, NULL, h->fn, h->caller, calls, nc,
                        "collective call never matched: %s %s called %s on %s (%d members), and "
                        "%s %s reached MPI_Finalize without making that collective call; every "
@@ -193,16 +203,17 @@ void mc_coll_unmatched(void)
 {
     if (mc_st.world_dup == MPI_COMM_NULL || !agree_stuck())
         return;
-    uint64_t mine[KEYS_PER_RANK] = {0};
+    uint64_t mine[SLOTS] = {0};
     int n = 0;
-    for (hs_t *h = mc_hs_pending(); h && n < KEYS_PER_RANK; h = h->next)
-        if (judged(h))
-            mine[n++] = h->key;
-    uint64_t *all = mc_calloc((size_t)mc_st.world_size * KEYS_PER_RANK, sizeof *all);
+    for (hs_t *h = mc_hs_pending(); h; h = h->next)
+        if (judged(h) && n++ < KEYS_PER_RANK)
+            mine[n - 1] = h->key;
+    mine[KEYS_PER_RANK] = (uint64_t)n;
+    uint64_t *all = mc_calloc((size_t)mc_st.world_size * SLOTS, sizeof *all);
     /* Every rank takes part in the gather, or none does. */
     int have = all != NULL, every = 0;
     int ok = PMPI_Allreduce(&have, &every, 1, MPI_INT, MPI_MIN, mc_st.world_dup) == MPI_SUCCESS && every
-             && PMPI_Allgather(mine, KEYS_PER_RANK, MPI_UINT64_T, all, KEYS_PER_RANK, MPI_UINT64_T,
+             && PMPI_Allgather(mine, SLOTS, MPI_UINT64_T, all, SLOTS, MPI_UINT64_T,
                                mc_st.world_dup) == MPI_SUCCESS;
     MPI_Group world = MPI_GROUP_NULL;
     if (ok)
