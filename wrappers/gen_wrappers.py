@@ -38,7 +38,7 @@ ROLES = [
     "SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF",
     "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV",
     "COLLBUF", "COLLBUF_SUM",
-    "WINBASE",
+    "WINBASE", "COLOR", "DIMS",
 ]
 # Number of references each role takes (None: any number is an error).
 ROLE_REFS = {r: 0 for r in ROLES}
@@ -46,7 +46,7 @@ ROLE_REFS.update({
     "REQ_ARRAY": 1, "DEST": 1, "SOURCE": 1, "ROOT": 1, "RANK": 1, "TARGET": 1,
     "SBUF": 2, "RBUF": 2, "ROOTBUF": 4, "LEAFBUF": 4, "BCASTBUF": 4,
     "ROOTBUFV": 5, "LEAFBUFV": 5, "SBUFV": 4, "RBUFV": 4,
-    "COLLBUF": 2, "COLLBUF_SUM": 1, "WINBASE": 1,
+    "COLLBUF": 2, "COLLBUF_SUM": 1, "WINBASE": 1, "DIMS": 1,
 })
 BUFFER_ROLES = {"SBUF", "RBUF", "ROOTBUF", "LEAFBUF", "BCASTBUF", "ROOTBUFV", "LEAFBUFV", "SBUFV", "RBUFV"}
 FLAGS = ["manual", "preinit", "postfinal", "legacy", "persistent", "block", "engine", "large", "held", "synced"]

@@ -201,6 +201,23 @@ static void check_null_buffer(mc_call *c, int b)
                   c->desc->params[pd->ref[0]].name, count);
 }
 
+/* A Cartesian grid's dimensions (MPI_Cart_create, MPI_Dims_create): a
+ * number of processes per dimension, never negative (MPI_Dims_create's
+ * 0 asks it to choose one). The first negative entry is reported. */
+static void check_dims(mc_call *c, int i)
+{
+    const int *dims = c->vals[i].p;
+    long long n = int_value(c, c->desc->params[i].ref[0]);
+    if (!dims || n <= 0)
+        return;
+    for (long long k = 0; k < n && k < 4096; k++)
+        if (dims[k] < 0) {
+            mc_report_arg(c, i, "has %s[%lld] = %d: the number of processes in a dimension "
+                          "cannot be negative", c->desc->params[i].name, k, dims[k]);
+            return;
+        }
+}
+
 /* MPI_DATATYPE_NULL in a send or receive where every significant buffer
  * using datatype i has a count of 0 (MPI_Send(NULL, 0, MPI_DATATYPE_NULL,
  * ...)): no data, so no type. The standard does not say whether that is
@@ -242,7 +259,8 @@ static int same_type_before(const mc_call *c, int i, unsigned sig)
     | MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_COUNT) | MC_ROLE_BIT(MC_ROLE_DEST) \
     | MC_ROLE_BIT(MC_ROLE_SOURCE) | MC_ROLE_BIT(MC_ROLE_ROOT) | MC_ROLE_BIT(MC_ROLE_RANK) \
     | MC_ROLE_BIT(MC_ROLE_TARGET) | MC_ROLE_BIT(MC_ROLE_STAG) | MC_ROLE_BIT(MC_ROLE_RTAG) \
-    | MC_ROLE_BIT(MC_ROLE_WINBASE) | BUFFER_ROLE_BITS)
+    | MC_ROLE_BIT(MC_ROLE_WINBASE) | MC_ROLE_BIT(MC_ROLE_COLOR) | MC_ROLE_BIT(MC_ROLE_DIMS) \
+    | BUFFER_ROLE_BITS)
 
 /* Per function, the parameters whose role is checked: made once, so that
  * the trivial calls a program makes millions of times (MPI_Type_size,
@@ -338,6 +356,14 @@ void mc_check_args(mc_call *c)
             break;
         case MC_ROLE_STAG: case MC_ROLE_RTAG:
             check_tag(c, i);
+            break;
+        case MC_ROLE_COLOR:
+            if (c->vals[i].i < 0 && c->vals[i].i != MPI_UNDEFINED)
+                mc_report_arg(c, i, "is %d: a color must be non-negative or MPI_UNDEFINED "
+                              "(MPI-4.0 sec. 7.4.2)", c->vals[i].i);
+            break;
+        case MC_ROLE_DIMS:
+            check_dims(c, i);
             break;
         case MC_ROLE_WINBASE:
             /* Other processes' MPI_Put and MPI_Get reach size bytes at base:

@@ -27,6 +27,8 @@ typedef enum {
     MC_ROLE_ROOTBUFV, MC_ROLE_LEAFBUFV, MC_ROLE_SBUFV, MC_ROLE_RBUFV,
     MC_ROLE_COLLBUF, MC_ROLE_COLLBUF_SUM,   /* a collective's part, never checked as a buffer */
     MC_ROLE_WINBASE,                        /* a window's memory: NULL only with size 0 */
+    MC_ROLE_COLOR,                          /* MPI_Comm_split's color: >= 0 or MPI_UNDEFINED */
+    MC_ROLE_DIMS,                           /* a Cartesian grid's dimensions: none negative */
     MC_ROLE_COUNT_ /* number of roles; not a role */
 } mc_role;
 
