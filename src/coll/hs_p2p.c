@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "coll_internal.h"
 #include "typecache.h"
 #include "runtime.h"
@@ -400,9 +401,18 @@ int mc_hs_p2p_progress(hs_t *h)
 void mc_hs_p2p_wait(mc_pcomm *pc)
 {
     /* As comms.c's copy_wait: a copy still running reads the shadow, so
-     * neither is freed before it ends. */
+     * neither is freed before it ends. In MPI_Finalize at most 2 s: the
+     * copy starts at a communicator's MC_HS_TWIN_AFTER-th collective, and
+     * a member that never made that collective never joins it (the
+     * collective is reported by coll/unmatched.c); the copy is then left
+     * running, and its shadow is never freed. */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     while (pc->hs_twin_state == MC_TWIN_QUEUED || (pc->hs_twin_state == MC_TWIN_COPYING
                                                    && pc->hs_twin_req != MPI_REQUEST_NULL)) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (mc_eng_final_waits && (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 > 2.0)
+            return;
         mc_sq_drive();
         if (pc->hs_twin_state == MC_TWIN_COPYING && copy_ready(pc, 1))
             break;

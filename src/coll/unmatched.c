@@ -69,9 +69,12 @@ static int *world_ranks_of(const hs_t *h, MPI_Group world, int *n)
     return out;
 }
 
+/* Queued ones too: what they wait behind is a copy of the shadow that the
+ * communicator's collectives start, and once every rank is here and no
+ * handshake ends any more, a member that skipped a collective is why. */
 static int judged(const hs_t *h)
 {
-    return !h->queued && h->flat != MPI_COMM_NULL;
+    return h->flat != MPI_COMM_NULL;
 }
 
 /* Rounds until no handshake is running anywhere (0) or none ended for a

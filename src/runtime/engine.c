@@ -23,6 +23,7 @@
 int mc_eng_on;
 int mc_eng_strict;
 long long mc_env_sent, mc_env_received;
+int mc_eng_final_waits;
 
 mc_p2p_hooks mc_p2p_hook;
 mc_coll_hooks mc_coll_hook;
@@ -538,6 +539,7 @@ void mc_eng_finalize(void)
         mc_eng_wait(&fc, finalize_ready, finalize_describe, &bar);
     /* Shadows of communicators never used may still be copying: every
      * member started the same copies, and all are here now. */
+    mc_eng_final_waits = 1;
     mc_pcomms_copies_wait();
     /* Collectives a member never called: no one can call them now. */
     mc_coll_hook.unmatched();

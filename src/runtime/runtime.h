@@ -266,6 +266,10 @@ int mc_prec_count(void);
 extern long long mc_env_sent, mc_env_received;
 
 extern int mc_eng_on;           /* the engine handles p2p calls */
+/* Set in MPI_Finalize once every rank is there: waits for copies the
+ * checker started are bounded from then on (a member that skipped the
+ * collective that starts one never joins it). */
+extern int mc_eng_final_waits;
 extern int mc_eng_strict;       /* strict mode asked for (--mode=strict, the default) */
 /* Whether a send made now waits for its receive (engine.c): strict mode,
  * and under MPI_THREAD_MULTIPLE only while the program runs no thread
