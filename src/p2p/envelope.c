@@ -76,8 +76,10 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
         e->data_sum = *sum;
     }
     if (!s) {
-        if (PMPI_Send(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow) == MPI_SUCCESS)
+        if (PMPI_Send(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow) == MPI_SUCCESS) {
             mc_env_sent++;
+            mc_notice_sent(pc, dest, tag, NULL);
+        }
         return NULL;
     }
     s->done = 0;
@@ -94,6 +96,7 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
         return NULL;
     }
     mc_env_sent++;
+    mc_notice_sent(pc, dest, tag, s);
     s->next = inflight;
     inflight = s;
     ninflight++;
@@ -114,6 +117,7 @@ void mc_env_reap(int all)
     if (!all && ninflight < 8 && --countdown > 0)
         return;
     countdown = 16;
+    mc_notice_intake();
     mc_env_slot **pp = &inflight;
     while (*pp) {
         mc_env_slot *s = *pp;
@@ -134,7 +138,10 @@ void mc_env_reap(int all)
     }
 }
 
-/* Test one owned slot now (a waiting sender). */
+/* Test one owned slot now (a waiting sender): acknowledged when MPI
+ * completed the envelope's send, or when the receiver's notice says its
+ * receive is posted (notice.c; s->done then still waits for MPI, which
+ * owns the envelope's memory until then). */
 int mc_env_slot_done(mc_env_slot *s)
 {
     if (!s->done) {
@@ -142,7 +149,7 @@ int mc_env_slot_done(mc_env_slot *s)
         PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
         s->done = flag;
     }
-    return s->done;
+    return s->done || mc_notice_acked(s);
 }
 
 /* The envelopes in flight that no mirror took yet (each tested now): a

@@ -68,6 +68,21 @@ void mc_recv_comm_freeing(mc_pcomm *pc);
 void mc_recv_cancel(mc_prec *p);
 int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
 
+/* notice.c (engine lock held): strict mode's early acknowledgments. The
+ * sender counts each envelope that went (s may be NULL); the receiver
+ * counts each mirror it posted and tells the sender when its message is
+ * not here yet; a wildcard mirror or a cancelled receive ends the notices
+ * of a communicator; an envelope an mprobe took counts as a mirror.
+ * mc_notice_acked: a notice says s's receive is posted (takes in those
+ * that came). */
+void mc_notice_sent(mc_pcomm *pc, int dest, int tag, mc_env_slot *s);
+void mc_notice_posted(mc_pcomm *pc, int source, int tag, MPI_Request mirror, int blocking);
+void mc_notice_comm_off(mc_pcomm *pc);
+void mc_notice_mprobed(mc_pcomm *pc, int source, int tag);
+void mc_notice_intake(void);
+int mc_notice_acked(const mc_env_slot *s);
+void mc_notice_comm_freed(mc_pcomm *pc);
+
 /* envelope.c: tests one owned envelope slot now (a waiting sender); reports
  * an envelope no receive matched before MPI_Finalize. */
 int mc_env_slot_done(mc_env_slot *s);

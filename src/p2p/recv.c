@@ -41,6 +41,20 @@ static int overlaps(const mc_pcomm *pc, int source, int tag)
     return 0;
 }
 
+/* A receive its caller waits for in the same call. */
+static int blocking_receive(const mc_call *c)
+{
+    if (!c)
+        return 0;
+    switch (c->fn) {
+    case MC_FN_MPI_Recv: case MC_FN_MPI_Recv_c: case MC_FN_MPI_Sendrecv: case MC_FN_MPI_Sendrecv_c:
+    case MC_FN_MPI_Sendrecv_replace: case MC_FN_MPI_Sendrecv_replace_c:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datatype type,
                  int source, int tag, mc_prec *p)
 {
@@ -79,10 +93,13 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
         if (rc == MPI_SUCCESS
             && PMPI_Irecv(&p->env, (int)sizeof p->env, MPI_BYTE, source, tag, pc->shadow, &p->mirror) != MPI_SUCCESS)
             p->mirror = MPI_REQUEST_NULL;
+        if (p->mirror != MPI_REQUEST_NULL)
+            mc_notice_posted(pc, source, tag, p->mirror, blocking_receive(c));
         return rc;
     }
     if (PMPI_Irecv(&p->env, (int)sizeof p->env, MPI_BYTE, source, tag, pc->shadow, &p->mirror) != MPI_SUCCESS)
         p->mirror = MPI_REQUEST_NULL;
+    mc_notice_comm_off(pc);     /* a wildcard, or a receive behind one */
     p->deferred = 1;
     p->real = MPI_REQUEST_NULL;
     p->dq_next = NULL;
@@ -226,6 +243,7 @@ void mc_recv_comm_freeing(mc_pcomm *pc)
             }
         pc->dq_listed = 0;
     }
+    mc_notice_comm_freed(pc);
 }
 
 void mc_recv_drive(void)
@@ -249,6 +267,9 @@ void mc_recv_drive(void)
  * receive is cancelled, or, when deferred, never posted. */
 void mc_recv_cancel(mc_prec *p)
 {
+    mc_pcomm *pc = mc_pcomm_get(p->comm);
+    if (pc)
+        mc_notice_comm_off(pc);     /* later mirrors take earlier envelopes than counted */
     if (p->mirror != MPI_REQUEST_NULL) {
         MPI_Status st;
         PMPI_Cancel(&p->mirror);

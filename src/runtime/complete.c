@@ -547,8 +547,9 @@ int mc_complete_cancel(mc_call *c, MPI_Request *req)
         mc_p2p_hook.recv_cancel(p);
     } else {
         rc = PMPI_Cancel(req);
-        /* Take the envelope back too when it was not matched yet. */
-        if (p->slot && !mc_p2p_hook.env_slot_done(p->slot))
+        /* Take the envelope back too when it was not matched yet (a
+         * notice of its receive is not a match: only MPI's completion). */
+        if (p->slot && !p->slot->done)
             PMPI_Cancel(&p->slot->req);
         p->relaxed = 1;
     }

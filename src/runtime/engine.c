@@ -561,6 +561,7 @@ void mc_eng_finalize(void)
      * a second is given up). */
     for (int round = 0; round < 200; round++) {
         mc_pcomms_drain_lost();
+        mc_p2p_hook.env_reap(1);        /* takes in strict mode's notices too */
         long long diff[2] = {mc_env_sent - mc_env_received, mc_dl_final_drain()}, sum[2] = {0, 0};
         if (PMPI_Allreduce(diff, sum, 2, MPI_LONG_LONG, MPI_SUM, mc_st.world_dup) != MPI_SUCCESS
             || (sum[0] <= 0 && sum[1] <= 0))

@@ -74,6 +74,11 @@ typedef struct mc_env_slot {
     MPI_Request req;
     int done;               /* the envelope's send completed (strict: matched) */
     int owned;              /* a send record still watches it; else reaped when done */
+    /* Strict mode's early acknowledgment (p2p/notice.c): this envelope is
+     * the notice_k-th one with notice_tag to notice_peer on communicator
+     * notice_cid; 0 when no notice can name it. */
+    uint64_t notice_k, notice_cid;
+    int notice_peer, notice_tag;
     struct mc_env_slot *next;
     mc_env env;
 } mc_env_slot;
@@ -125,6 +130,9 @@ typedef struct mc_pcomm {
     MPI_Request hs_twin_req;
     int hs_twin_state;
     int hs_p2p;
+    /* Strict mode's notices of posted receives (p2p/notice.c) stop: this
+     * rank posted a wildcard receive on it, or cancelled a receive. */
+    int notices_off;
     struct mc_pcomm *all_prev, *all_next;   /* every record */
 } mc_pcomm;
 
@@ -389,9 +397,10 @@ void mc_call_wire_of(const mc_call *c, const uintptr_t *stack, size_t nstack, in
 void mc_call_unwire(const char *text, int rank, mc_call_text *ct);
 
 /* Tags of the checker's own messages on mc_st.world_dup: the deadlock
- * detector's (deadlock_internal.h, 7101-7104) and the leaders' exchange of
- * MPI_Intercomm_create (src/inter/). */
-enum { MC_WTAG_INTERCOMM = 7110 };
+ * detector's (deadlock_internal.h, 7101-7104), the leaders' exchange of
+ * MPI_Intercomm_create (src/inter/) and strict mode's notices of posted
+ * receives (p2p/notice.c). */
+enum { MC_WTAG_INTERCOMM = 7110, MC_WTAG_NOTICE = 7111 };
 
 /* Call sites (site.c): portable (module, offset) of a return address. */
 void mc_site_encode(const void *pc, uint64_t *mod, uint64_t *off);
