@@ -50,13 +50,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "p2p.h"        /* uthash, with the object table's hash of two 64-bit words */
 #include "p2p_internal.h"
+#include "siteset.h"
 #include "skipped.h"
 #include "state.h"
 
 #define MC_NOTICE_TAGS 8
 #define MC_NOTICE_MAX_INFLIGHT 4096
+#define MC_NOTICE_AWAY_S 0.001
 
 typedef struct {
     uint64_t cid;
@@ -87,8 +90,16 @@ typedef struct notice_out {
 } notice_out;
 
 static peer_rec *peers;
+static mc_siteset away_sites;       /* receive call sites whose receives wait while the program computes */
 static notice_out *inflight, *spare;
 static int ninflight;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static int eligible(const mc_pcomm *pc)
 {
@@ -171,8 +182,9 @@ void mc_notice_comm_off(mc_pcomm *pc)
     pc->notices_off = 1;
 }
 
-void mc_notice_posted(mc_pcomm *pc, int source, int tag, MPI_Request mirror, int blocking)
+void mc_notice_posted(mc_pcomm *pc, mc_prec *p, int blocking)
 {
+    int source = p->peer, tag = p->tag;
     if (!eligible(pc) || pc->notices_off)
         return;
     if (source < 0 || tag < 0) {
@@ -187,11 +199,24 @@ void mc_notice_posted(mc_pcomm *pc, int source, int tag, MPI_Request mirror, int
     /* No notice where MPI's own acknowledgment comes as soon: a blocking
      * receive keeps this rank in MPI, progressing, until its message has
      * come; a message from this rank itself is acknowledged by its own
-     * next progress. A notice costs a message: about 2,400 instructions
-     * (Open MPI, one process, callgrind) on both sides together. */
-    int dest = blocking ? -1 : mc_pcomm_world_rank(pc, source);
-    if (dest < 0 || dest == mc_st.world_rank || !mc_eng_strict_now() || mirror == MPI_REQUEST_NULL)
+     * next progress. */
+    if (blocking || !mc_eng_strict_now() || p->mirror == MPI_REQUEST_NULL)
         return;
+    int dest = mc_pcomm_world_rank(pc, source);
+    if (dest < 0 || dest == mc_st.world_rank)
+        return;
+    /* Nor from a call site whose receives the program has not yet left
+     * waiting while it was away from MPI: a window of receives posted
+     * just before their waits (a halo exchange, a message-rate loop)
+     * would pay a message per message for nothing (a notice costs about
+     * 2,400 instructions on both sides together, Open MPI, callgrind).
+     * The first look at such a receive by a completion call decides
+     * (mc_notice_first_look). */
+    if (!mc_siteset_has(&away_sites, p->caller)) {
+        p->posted_at = now_s();
+        return;
+    }
+    MPI_Request mirror = p->mirror;
     /* An envelope already here is acknowledged by MPI at once. */
     int flag = 0;
     PMPI_Request_get_status(mirror, &flag, MPI_STATUS_IGNORE);
@@ -220,6 +245,17 @@ void mc_notice_posted(mc_pcomm *pc, int source, int tag, MPI_Request mirror, int
     o->next = inflight;
     inflight = o;
     ninflight++;
+}
+
+/* A receive its program first looked at (MPI_Wait, MPI_Test...) more than
+ * MC_NOTICE_AWAY_S after posting it: the program computed meanwhile, and
+ * a strict sender to it would have waited; the site's later receives
+ * send notices. */
+void mc_notice_first_look(mc_prec *p)
+{
+    if (now_s() - p->posted_at > MC_NOTICE_AWAY_S)
+        mc_siteset_add(&away_sites, p->caller);
+    p->posted_at = 0.0;
 }
 
 void mc_notice_mprobed(mc_pcomm *pc, int source, int tag)

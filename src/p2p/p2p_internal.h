@@ -76,7 +76,9 @@ int mc_recv_greq_start(mc_prec *p, MPI_Request *req);
  * mc_notice_acked: a notice says s's receive is posted (takes in those
  * that came). */
 void mc_notice_sent(mc_pcomm *pc, int dest, int tag, mc_env_slot *s);
-void mc_notice_posted(mc_pcomm *pc, int source, int tag, MPI_Request mirror, int blocking);
+void mc_notice_posted(mc_pcomm *pc, mc_prec *p, int blocking);
+/* The first completion call that looks at receive p (posted_at set). */
+void mc_notice_first_look(mc_prec *p);
 void mc_notice_comm_off(mc_pcomm *pc);
 void mc_notice_mprobed(mc_pcomm *pc, int source, int tag);
 void mc_notice_intake(void);

@@ -93,8 +93,8 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
         if (rc == MPI_SUCCESS
             && PMPI_Irecv(&p->env, (int)sizeof p->env, MPI_BYTE, source, tag, pc->shadow, &p->mirror) != MPI_SUCCESS)
             p->mirror = MPI_REQUEST_NULL;
-        if (p->mirror != MPI_REQUEST_NULL)
-            mc_notice_posted(pc, source, tag, p->mirror, blocking_receive(c));
+        if (p->mirror != MPI_REQUEST_NULL && mc_eng_strict)
+            mc_notice_posted(pc, p, blocking_receive(c));
         return rc;
     }
     if (PMPI_Irecv(&p->env, (int)sizeof p->env, MPI_BYTE, source, tag, pc->shadow, &p->mirror) != MPI_SUCCESS)
@@ -381,6 +381,8 @@ int mc_prec_progress(mc_prec *p)
         }
         return 1;
     }
+    if (p->posted_at != 0.0)
+        mc_notice_first_look(p);
     if (p->mirror != MPI_REQUEST_NULL) {
         int flag = 0;
         MPI_Status st;

@@ -241,6 +241,7 @@ typedef struct mc_prec {
     mc_start_fn held_start;
     mc_value *held_vals;
     double held_since;      /* when a completion call first found it waiting for its handshake */
+    double posted_at;       /* strict mode: a nonblocking receive posted without a notice (p2p/notice.c) */
     struct mc_prec *held_next;
     struct mc_prec *dq_next;
     struct mc_prec *orphan_next;
