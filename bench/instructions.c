@@ -12,6 +12,10 @@
  *   poll       MPI_Test of a receive nobody has sent to yet (a loop that
  *              waits for a message by polling, as hpcc's RandomAccess does
  *              with MPI_Testany); the message comes after the loop
+ *   pollany    MPI_Testany of an MPI_ANY_SOURCE/MPI_ANY_TAG receive
+ *              nobody has sent to yet: hpcc's MPIRandomAccess calls it once
+ *              per table update (on one receive up to 4 ranks); the
+ *              message comes after the loop
  *
  * Usage: instructions LOOP ITERATIONS. Run at two iteration counts, the
  * difference divided by the difference of the counts is the cost of one
@@ -25,7 +29,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 3 || atoi(argv[2]) <= 0) {
-        fprintf(stderr, "usage: instructions query|message|barrier|allreduce|poll ITERATIONS\n");
+        fprintf(stderr, "usage: instructions query|message|barrier|allreduce|poll|pollany ITERATIONS\n");
         return 2;
     }
     const char *loop = argv[1];
@@ -60,6 +64,16 @@ int main(int argc, char **argv)
             MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
         MPI_Send(&out, 1, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (strcmp(loop, "pollany") == 0) {
+        double in = 0, out = 1;
+        int flag = 0, index;
+        MPI_Request req;
+        MPI_Status st;
+        MPI_Irecv(&in, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+        for (int i = 0; i < n; i++)
+            MPI_Testany(1, &req, &index, &flag, &st);
+        MPI_Send(&out, 1, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD);
+        MPI_Wait(&req, &st);
     } else {
         fprintf(stderr, "instructions: unknown loop '%s'\n", loop);
         MPI_Abort(MPI_COMM_WORLD, 2);

@@ -168,7 +168,8 @@ def table_instructions(raw, out, flavor):
             totals.setdefault(loop, {}).setdefault(mode, {})[int(iters)] = int(m.group(1))
     rows = []
     names = {"query": "MPI_Comm_rank", "message": "8-byte message", "barrier": "MPI_Barrier (1 rank)",
-             "allreduce": "MPI_Allreduce (1 rank)", "poll": "MPI_Test, not complete"}
+             "allreduce": "MPI_Allreduce (1 rank)", "poll": "MPI_Test, not complete",
+             "pollany": "MPI_Testany, wildcard receive, not complete"}
     for loop in names:
         med, x = {}, {}
         for mode, by_iters in totals.get(loop, {}).items():

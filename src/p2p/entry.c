@@ -182,24 +182,32 @@ int mc_eng_MPI_Waitsome(mc_call *c, int incount, MPI_Request array_of_requests[]
 
 int mc_eng_MPI_Test(mc_call *c, MPI_Request *request, int *flag, MPI_Status *status)
 {
+    if (c->polled)      /* answered without the completion's machinery */
+        return mc_eng_polled_answer(c);
     return mc_complete_test(c, request, flag, status);
 }
 
 int mc_eng_MPI_Testall(mc_call *c, int count, MPI_Request array_of_requests[], int *flag,
                        MPI_Status array_of_statuses[])
 {
+    if (c->polled)
+        return mc_eng_polled_answer(c);
     return mc_complete_testall(c, count, array_of_requests, flag, array_of_statuses);
 }
 
 int mc_eng_MPI_Testany(mc_call *c, int count, MPI_Request array_of_requests[], int *index,
                        int *flag, MPI_Status *status)
 {
+    if (c->polled)
+        return mc_eng_polled_answer(c);
     return mc_complete_any(c, count, array_of_requests, index, flag, status, 0);
 }
 
 int mc_eng_MPI_Testsome(mc_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
                         int array_of_indices[], MPI_Status array_of_statuses[])
 {
+    if (c->polled)
+        return mc_eng_polled_answer(c);
     return mc_complete_some(c, incount, array_of_requests, outcount, array_of_indices,
                             array_of_statuses, 0);
 }

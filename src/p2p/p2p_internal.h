@@ -64,6 +64,7 @@ void mc_mrecv_check(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, MPI_
  * communicator being freed go to MPI now; cancelling one receive; the
  * generalized request handed out for a held-back receive or send. */
 int mc_recv_pending_deferred(void);
+void mc_recv_queue_changed(void);    /* a held-back receive was changed outside recv.c */
 void mc_recv_comm_freeing(mc_pcomm *pc);
 void mc_recv_cancel(mc_prec *p);
 int mc_recv_greq_start(mc_prec *p, MPI_Request *req);

@@ -54,10 +54,12 @@ int mc_recv_nonblocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, 
     if (rc == MPI_SUCCESS)
         mc_bufwatch_overlap(c, p);
     if (rc != MPI_SUCCESS) {
-        if (p->deferred)
+        if (p->deferred) {
             p->cancelled = 1;       /* left in the queue, skipped there */
-        else
+            mc_recv_queue_changed();
+        } else {
             mc_prec_free(p);
+        }
     } else if (p->deferred) {
         /* The application needs a handle now; MPI gets the receive later. */
         MPI_Request g;

@@ -4,11 +4,43 @@
  * the tracking (docs/design.md, "Polls that find nothing"). complete.c
  * makes every other completion call.
  */
+#include <string.h>
 #include "runtime_internal.h"
 #include "objects.h"
 #include "state.h"
 
 #define POLL_MAX 32     /* handles a polled call may have; more take the whole path */
+
+/* A poll loop tests the same handles call after call (hpcc's
+ * MPIRandomAccess a million times): their records, found by the object
+ * table's lookups, are kept while no entry of the table has changed
+ * (mc_obj_epoch), so a repeated poll makes no lookup. Used under the
+ * engine lock and never under MPI_THREAD_MULTIPLE (mc_eng_test_pending). */
+static struct {
+    uint64_t epoch;
+    int n;
+    MPI_Request reqs[POLL_MAX];
+    mc_obj *entry[POLL_MAX];
+    mc_prec *recs[POLL_MAX];
+} seen;
+
+/* The records of the n handles, all held by the engine, or 0. */
+static int find_records(const MPI_Request *reqs, int n)
+{
+    int same = seen.n == n && seen.epoch == mc_obj_epoch;
+    for (int i = 0; same && i < n; i++)
+        same = seen.reqs[i] == reqs[i];
+    if (same)
+        return 1;
+    seen.n = 0;
+    for (int i = 0; i < n; i++)
+        if (reqs[i] == MPI_REQUEST_NULL || !(seen.recs[i] = mc_prec_find_entry(reqs[i], &seen.entry[i])))
+            return 0;
+    memcpy(seen.reqs, reqs, (size_t)n * sizeof *reqs);
+    seen.epoch = mc_obj_epoch;
+    seen.n = n;
+    return 1;
+}
 
 /* A loop of MPI_Test (or Testany, Testall, Testsome) that waits for a
  * message (hpcc's MPIRandomAccess polls millions of times) mostly gets "not
@@ -36,11 +68,12 @@ int mc_eng_test_pending(mc_call *c)
     }
     if (!reqs || n <= 0 || n > POLL_MAX || !c->vals[out].p || mc_st.thread_level == MPI_THREAD_MULTIPLE)
         return 0;
-    mc_obj *entry[POLL_MAX];
-    mc_prec *recs[POLL_MAX];
+    if (!find_records(reqs, n))
+        return 0;
+    mc_obj **entry = seen.entry;
+    mc_prec **recs = seen.recs;
     for (int i = 0; i < n; i++)
-        if (reqs[i] == MPI_REQUEST_NULL || !(recs[i] = mc_prec_find_entry(reqs[i], &entry[i]))
-            || (recs[i]->persistent && !recs[i]->active))
+        if (recs[i]->persistent && !recs[i]->active)
             return 0;
     mc_eng_service();
     for (int i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include "stack.h"
 
 static mc_obj *table;
+uint64_t mc_obj_epoch;
 /* Freed entries are kept for reuse: requests come and go at the rate of
  * the application's messages, and malloc/free on each would show. */
 static mc_obj *free_list;
@@ -80,6 +81,7 @@ const char *mc_obj_kind_name(int kind)
 static void obj_remove(mc_obj *o, int ended)
 {
     HASH_DEL(table, o);
+    mc_obj_epoch++;
     if (o->key.kind == MC_OBJ_REQUEST && ended)
         mc_requests_dropped(o);
     if (o->embedded)
@@ -153,6 +155,7 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
     if (full_stack)
         origin_ids(&o->origin, c);
     HASH_ADD(hh, table, key, sizeof key, o);
+    mc_obj_epoch++;
 }
 
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
@@ -179,6 +182,7 @@ void mc_obj_rekey(mc_obj *o, uint64_t bits)
     if ((o->embedded && !o->linked) || o->key.bits == bits)
         return;
     HASH_DEL(table, o);
+    mc_obj_epoch++;
     mc_obj_key key = {o->key.kind, bits};
     mc_obj *old;
     HASH_FIND(hh, table, &key, sizeof key, old);
@@ -189,6 +193,7 @@ void mc_obj_rekey(mc_obj *o, uint64_t bits)
     }
     o->key = key;
     HASH_ADD(hh, table, key, sizeof key, o);
+    mc_obj_epoch++;
 }
 
 mc_obj *mc_obj_find(int kind, uint64_t bits)

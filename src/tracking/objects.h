@@ -77,6 +77,10 @@ typedef struct mc_obj {
  * stack when full_stack, else only the caller's address (cheap: requests). */
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack);
 mc_obj *mc_obj_find(int kind, uint64_t bits);
+/* Counts every entry added to or taken out of the table (moves included):
+ * an entry found earlier is still the handle's while it has not changed
+ * (runtime/poll.c keeps the records of a poll loop's handles by it). */
+extern uint64_t mc_obj_epoch;
 /* Forgets the handle's entry, unless it is embedded (ext): that one only
  * its record's owner takes out (mc_obj_unlink). */
 void mc_obj_remove(int kind, uint64_t bits);
