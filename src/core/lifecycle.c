@@ -294,8 +294,10 @@ void mc_runtime_after_init(int provided)
      * still make the releasing call (runtime/deadlock_answer.c), and the
      * strict-mode wait for receives is off while the program runs threads
      * of its own (runtime/deadlock_answer.c, mc_eng_strict_now). Said once, so a clean
-     * report is not read as "no deadlock possible". */
-    if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && mc_eng_on)
+     * report is not read as "no deadlock possible": by the job mpicheck
+     * started, not again by each job it spawns (MPICH's
+     * threads/spawn/th_taskmanager printed it 36 times). */
+    if (provided == MPI_THREAD_MULTIPLE && mc_st.world_rank == 0 && !mc_st.spawned && mc_eng_on)
         fprintf(stderr, "mpicheck: note: the program asked for MPI_THREAD_MULTIPLE: a deadlock is proven only "
                         "while every thread of the program waits in MPI (or in pthread_join), and "
                         "potential deadlocks are looked for only while it runs no thread besides the main one "
