@@ -9,7 +9,7 @@ FORTRAN_HEADER_RE = re.compile(r"^!\s*EXPECT:\s*(?P<body>.*?)\s*$")
 FORTRAN_SUFFIXES = (".f90", ".F90", ".f", ".F")
 KEY_RE = re.compile(r"([A-Z]+):\s*(\S+)")
 CLASS_RE = re.compile(r"^[a-z][a-z0-9-]*$")
-KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE", "SAYS"}
+KNOWN_KEYS = {"EXPECT", "NP", "MODE", "TIMEOUT", "FLAVOR", "RANKS", "SKIPPED", "INJECT", "CAUSE", "SAYS", "ONLY"}
 CAUSES = {"tag", "source", "communicator", "start"}
 INJECT_RE = re.compile(r"^outcome-fail@([0-9]+)$")
 SKIP_CHECKS = {"unchecked-communicator", "collective-handshake", "checker-memory", "unseen-mpi-init"}
@@ -100,6 +100,10 @@ def parse_header(path):
         if expect == "OK":
             raise HeaderError("SAYS needs EXPECT <class>, not EXPECT OK")
         says = [part.replace("+", " ") for part in says.split("|")]
+    only = fields.get("ONLY")
+    if only is not None and (only != "yes" or expect == "OK"):
+        raise HeaderError("ONLY: yes needs EXPECT <class> (every finding of that class), not %r with EXPECT %s"
+                          % (only, expect))
     return {"expect": expect, "np": np_, "mode": mode, "timeout": timeout,
             "flavor": flavor, "ranks": ranks, "skipped": skipped or [], "inject": inject or {},
-            "cause": cause, "says": says}
+            "cause": cause, "says": says, "only": only == "yes"}

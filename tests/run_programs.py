@@ -10,7 +10,7 @@ Every tests/programs/*.c starts with a header line
 
   /* EXPECT: <class>|OK  NP: <n> [MODE: strict|fast] [TIMEOUT: s] [FLAVOR: openmpi|mpich]
      [RANKS: r,r,...] [SKIPPED: check,...] [INJECT: outcome-fail@r]
-     [CAUSE: tag|source|communicator|start] [SAYS: words+of+the+message] */
+     [CAUSE: tag|source|communicator|start] [SAYS: words+of+the+message] [ONLY: yes] */
 
 (on one line); a Fortran program (*.f90, *.F90, *.f, *.F, compiled with
 FCMD) starts with the same keys after "! EXPECT:" instead. Without FCMD (or
@@ -26,7 +26,9 @@ mismatch?"; CAUSE: start, "a missing MPI_Start?") in its message and in its JSON
 finding of the EXPECT class must hold that text in its message or in one of
 its calls written as CALL(NAME=VALUE, ...), each "+" read as a space
 (SAYS: tested+3+times); several texts, each to be found, are separated by
-"|". INJECT: outcome-fail@r runs the program with
+"|". ONLY: yes, with EXPECT <class>: every finding must be of that class
+(a correct use that the checker warns of, and nothing else). INJECT:
+outcome-fail@r runs the program with
 MPICHECK_INTERNAL_TEST_OUTCOME_FAIL=r: the checker counts world rank r's
 intercommunicator creation as failed in its outcome agreement (MPI's result
 is unchanged), to test the agreement on MPIs that cannot survive a fault.
@@ -336,6 +338,8 @@ def judge(res, hdr, rc, stderr, report_path, validator, sarif_path=None,
             if not any(f.get("class") == expect for f in findings):
                 reasons.append("no finding of class %s in the report (found: %s)"
                                % (expect, found or "none"))
+            if hdr.get("only") and any(f.get("class") != expect for f in findings):
+                reasons.append("findings of other classes than %s (ONLY: yes): %s" % (expect, found))
             elif hdr.get("ranks") is not None:
                 sets = [sorted(set(f.get("ranks") or [])) for f in findings
                         if f.get("class") == expect]

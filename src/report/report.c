@@ -135,6 +135,8 @@ static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *val
     snprintf(ct->job, sizeof ct->job, "%s", run.job ? run.job : "");
     ct->tid = 0;
     ct->thread_name[0] = 0;
+    ct->host[0] = 0;    /* named later where the job ran on several hosts (merge.c); a call
+                         * text in memory not zeroed printed "rank 1 on gU:" */
     ct->call = mc_strdup(d->name);
     if (fortran)
         mc_call_text_fortran_name(ct);

@@ -230,6 +230,7 @@ mc_prec *mc_prec_newest(void) { return live; }
 /* Records whose user handle is gone (MPI_Request_free while active): the
  * engine still has to see their envelopes through. */
 static mc_prec *orphans;
+int mc_eng_orphans_live;
 
 void mc_prec_orphan(mc_prec *p)
 {
@@ -237,6 +238,7 @@ void mc_prec_orphan(mc_prec *p)
     p->user_freed = 1;
     p->orphan_next = orphans;
     orphans = p;
+    mc_eng_orphans_live = 1;
 }
 
 static void own_type(mc_prec *p, MPI_Datatype type)
@@ -317,6 +319,7 @@ static void drive_orphans(void)
             pp = &p->orphan_next;
         }
     }
+    mc_eng_orphans_live = orphans != NULL;
 }
 
 /* ---- the wait loop ------------------------------------------------------ */
@@ -331,6 +334,16 @@ void mc_eng_before_block(void)
 }
 
 static __thread int servicing __attribute__((tls_model("initial-exec")));   /* this thread is inside mc_eng_service (an error handler may run there) */
+
+void mc_eng_after_call(void)
+{
+    if (servicing)
+        return;     /* an error handler's call inside the service */
+    mc_eng_lock();
+    if (orphans)
+        drive_orphans();
+    mc_eng_unlock();
+}
 
 void mc_eng_service(void)
 {

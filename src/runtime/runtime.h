@@ -301,6 +301,14 @@ int mc_eng_settle(double seconds);
  * the deferred wildcard receives whose envelope came, so that a message the
  * peer sent before joining that call can still be received. */
 void mc_eng_before_block(void);
+/* Sends the program freed while active (MPI_Request_free) are followed
+ * until MPI finishes them, and their buffers compared then. Without an
+ * asynchronous progress thread MPI finishes them only inside MPI calls,
+ * so they are looked at as every outermost call returns, before the
+ * program can rewrite a buffer whose send has ended
+ * (core/dispatch.c). mc_eng_orphans_live: whether there are any. */
+extern int mc_eng_orphans_live;
+void mc_eng_after_call(void);
 /* MPI_Test, Testany, Testall or Testsome polled on requests the engine
  * holds, none of them ready yet (complete.c): 1 when the call's answer is
  * "nothing completed" (then the engine's completion call gives that answer
