@@ -249,7 +249,8 @@ void mc_call_leave(mc_call *c, int ok)
         mc_modules_leave(c, ok);
     /* Sends freed while active may have ended inside this call: looked at
      * before the program runs on (runtime.h, mc_eng_after_call). */
-    if (__builtin_expect(mc_eng_orphans_live, 0) && !c->outer && mc_eng_on && !mc_st.finalizing)
+    if (__builtin_expect(mc_eng_orphans_live, 0) && !c->outer && mc_eng_on && !mc_st.finalizing
+        && !is_light(c->fn))    /* MPI_Comm_rank and the like make no progress */
         mc_eng_after_call();
     if (ok && mc_board_on && (c->desc->role_mask & MC_ROLE_BIT(MC_ROLE_WIN)))
         rma_account(c);

@@ -230,6 +230,7 @@ mc_prec *mc_prec_newest(void) { return live; }
 /* Records whose user handle is gone (MPI_Request_free while active): the
  * engine still has to see their envelopes through. */
 static mc_prec *orphans;
+static int norphans;
 int mc_eng_orphans_live;
 
 void mc_prec_orphan(mc_prec *p)
@@ -238,6 +239,7 @@ void mc_prec_orphan(mc_prec *p)
     p->user_freed = 1;
     p->orphan_next = orphans;
     orphans = p;
+    norphans++;
     mc_eng_orphans_live = 1;
 }
 
@@ -312,6 +314,7 @@ static void drive_orphans(void)
         if (done && p->real == MPI_REQUEST_NULL && p->mirror == MPI_REQUEST_NULL
             && !p->deferred) {
             *pp = p->orphan_next;
+            norphans--;
             if (p->slot)
                 mc_p2p_hook.env_release(p->slot);
             mc_prec_free(p);
@@ -335,12 +338,17 @@ void mc_eng_before_block(void)
 
 static __thread int servicing __attribute__((tls_model("initial-exec")));   /* this thread is inside mc_eng_service (an error handler may run there) */
 
+/* Up to this many: each costs an MPI_Test or two per call. A program that
+ * keeps more freed sends in flight has them looked at by the wait loops'
+ * service only, as before 2026-11-28 (docs/checks.md, buffer-modified). */
+#define ORPHANS_AFTER_CALL 64
+
 void mc_eng_after_call(void)
 {
     if (servicing)
         return;     /* an error handler's call inside the service */
     mc_eng_lock();
-    if (orphans)
+    if (orphans && norphans <= ORPHANS_AFTER_CALL)
         drive_orphans();
     mc_eng_unlock();
 }
