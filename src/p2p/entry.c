@@ -182,7 +182,9 @@ int mc_eng_MPI_Waitsome(mc_call *c, int incount, MPI_Request array_of_requests[]
 
 int mc_eng_MPI_Test(mc_call *c, MPI_Request *request, int *flag, MPI_Status *status)
 {
-    if (c->polled)      /* answered without the completion's machinery */
+    /* A poll that found nothing (runtime/poll.c) is answered here, before
+     * the completion's machinery and its frame. */
+    if (c->polled)
         return mc_eng_polled_answer(c);
     return mc_complete_test(c, request, flag, status);
 }

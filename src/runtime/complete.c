@@ -355,8 +355,6 @@ int mc_complete_waitall(mc_call *c, int n, MPI_Request *reqs, MPI_Status *status
 int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
                     int blocking)
 {
-    if (c->polled)
-        return mc_eng_polled_answer(c);
     mc_eng_lock();
     if (!engine_busy() || n <= 0) {
         mc_eng_unlock();
@@ -403,8 +401,6 @@ int mc_complete_any(mc_call *c, int n, MPI_Request *reqs, int *index, int *flag,
 int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *indices,
                      MPI_Status *statuses, int blocking)
 {
-    if (c->polled)
-        return mc_eng_polled_answer(c);
     mc_eng_lock();
     if (!engine_busy() || n <= 0) {
         mc_eng_unlock();
@@ -456,8 +452,6 @@ int mc_complete_some(mc_call *c, int n, MPI_Request *reqs, int *outcount, int *i
 
 int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status)
 {
-    if (c->polled)
-        return mc_eng_polled_answer(c);
     mc_prec *p = held(*req);
     if (!p)
         return PMPI_Test(req, flag, status);
@@ -475,8 +469,6 @@ int mc_complete_test(mc_call *c, MPI_Request *req, int *flag, MPI_Status *status
 
 int mc_complete_testall(mc_call *c, int n, MPI_Request *reqs, int *flag, MPI_Status *statuses)
 {
-    if (c->polled)
-        return mc_eng_polled_answer(c);
     mc_eng_lock();
     if (!engine_busy() || n <= 0) {
         mc_eng_unlock();
