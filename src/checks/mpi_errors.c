@@ -170,6 +170,39 @@ static MPI_Errhandler stood_for(MPI_Errhandler h)
     return MPI_ERRHANDLER_NULL;
 }
 
+/* The program asked for the handler of an object that has the checker's in
+ * place of `was` (MPI_ERRORS_ARE_FATAL): it gets `was`, and as a reference
+ * of its own, since it may free what a get call returns (MPI-4.0 sec.
+ * 9.3.4) and Open MPI counts references to predefined handlers too: an
+ * uncounted handle freed again and again took MPI's own references until
+ * MPI_Errhandler_free failed with MPI_ERR_ARG, or MPI_Finalize freed the
+ * predefined object (mpi4py's test_errhandler). MPI makes a reference
+ * only in a get call, so `was` is put on the object for one get and ours
+ * put back. On failure *out keeps the uncounted handle, as before. */
+static void give_reference(int kind, mc_call *c, MPI_Errhandler was, MPI_Errhandler ours,
+                           MPI_Errhandler *out)
+{
+    MPI_Errhandler got = MPI_ERRHANDLER_NULL;
+    int rc;
+    if (kind == 1) {
+        MPI_Win w = c->vals[0].win;
+        rc = PMPI_Win_set_errhandler(w, was) == MPI_SUCCESS && PMPI_Win_get_errhandler(w, &got) == MPI_SUCCESS;
+        PMPI_Win_set_errhandler(w, ours);
+    } else if (kind == 2) {
+        MPI_File f = c->vals[0].file;
+        rc = PMPI_File_set_errhandler(f, was) == MPI_SUCCESS && PMPI_File_get_errhandler(f, &got) == MPI_SUCCESS;
+        PMPI_File_set_errhandler(f, ours);
+    } else {
+        MPI_Comm m = c->vals[0].comm;
+        rc = PMPI_Comm_set_errhandler(m, was) == MPI_SUCCESS && PMPI_Comm_get_errhandler(m, &got) == MPI_SUCCESS;
+        PMPI_Comm_set_errhandler(m, ours);
+    }
+    if (rc && got == was)
+        *out = got;
+    else if (got != MPI_ERRHANDLER_NULL && got != was)
+        PMPI_Errhandler_free(&got);
+}
+
 static void leave(mc_call *c, int ok)
 {
     if (!ok || fatal_handler == MPI_ERRHANDLER_NULL)
@@ -198,8 +231,10 @@ static void leave(mc_call *c, int ok)
         MPI_Errhandler *out = (MPI_Errhandler *)c->vals[1].p;
         MPI_Errhandler was = out ? stood_for(*out) : MPI_ERRHANDLER_NULL;
         if (was != MPI_ERRHANDLER_NULL) {
+            MPI_Errhandler ours = *out;
             PMPI_Errhandler_free(out);      /* the reference the call gave */
             *out = was;
+            give_reference(kind, c, was, ours, out);
         }
     }
 }
