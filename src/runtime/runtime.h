@@ -246,6 +246,7 @@ typedef struct mc_prec {
     struct mc_prec *dq_next;
     struct mc_prec *orphan_next;
     struct mc_prec *live_prev, *live_next;  /* every held record, for the walks over all */
+    uint64_t looked_up;     /* the completion call's lookup that last found it (complete.c) */
 } mc_prec;
 
 mc_prec *mc_prec_find(MPI_Request user);
