@@ -67,18 +67,44 @@ static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Da
     return rc;
 }
 
+/* XXH3 of more than 240 bytes returns with the upper halves of the vector
+ * registers still in use (Debian 12's libxxhash 0.8.1, XXH3_64bits and its
+ * dispatch alike: XGETBV 1 reports the AVX and ZMM_Hi256 states, and no
+ * VZEROUPPER cleared them). Every legacy-SSE instruction the program runs
+ * after a checksum then pays for the mixed state until something clears
+ * it: hpcc's HPL, whose reference-BLAS dgemm is SSE2 code, took 0.65 to
+ * 0.74 s in fast mode against 0.17 s with --check-buffers=no, and a loop
+ * of SSE2 additions 1.5 to 4 times as long (docs/performance.md, "The
+ * vector registers after a checksum"). So every checksum leaves them clean,
+ * as compiled AVX code does before it returns. */
+static void vector_state_clean(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    static int avx = -1;        /* the processor and the kernel support AVX */
+    int has = __atomic_load_n(&avx, __ATOMIC_RELAXED);
+    if (has < 0) {
+        has = __builtin_cpu_supports("avx") != 0;
+        __atomic_store_n(&avx, has, __ATOMIC_RELAXED);
+    }
+    if (has)
+        __asm__ volatile("vzeroupper");
+#endif
+}
+
 int mc_bufsum_region(const mc_region *r, uint64_t *sum)
 {
+    int rc = 0;
     if (r->contig) {
         *sum = HASH((const char *)(uintptr_t)r->lo, (size_t)(r->hi - r->lo));
-        return 0;
+    } else {
+        XXH3_state_t st;
+        XXH3_64bits_reset(&st);
+        rc = sum_packed(&st, r->buf, r->count, r->type, r->size, r->extent);
+        if (rc == 0)
+            *sum = XXH3_64bits_digest(&st);
     }
-    XXH3_state_t st;
-    XXH3_64bits_reset(&st);
-    if (sum_packed(&st, r->buf, r->count, r->type, r->size, r->extent) != 0)
-        return -1;
-    *sum = XXH3_64bits_digest(&st);
-    return 0;
+    vector_state_clean();
+    return rc;
 }
 
 int mc_bufsum(const void *buf, MPI_Count count, MPI_Datatype t, uint64_t *sum)
