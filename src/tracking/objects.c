@@ -78,9 +78,38 @@ const char *mc_obj_kind_name(int kind)
 /* Takes an entry out of the table: the table's own go back to the free
  * list, a record's stay with the record. A request's entry is remembered
  * as ended unless another entry takes over the same request. */
+/* A communicator leaves the table: the requests started on it, whose
+ * entries keep no ids (origin_ids, below: made on hot paths), get its
+ * number now, so that a later report (a request leaked at MPI_Finalize)
+ * names it "comm#2 (freed since)", not "unknown communicator" or a later
+ * communicator MPI handed the same handle. Communicators are freed
+ * seldom, so the walk over the table costs little. */
+static void name_requests_on(const mc_obj *comm)
+{
+    mc_obj *o, *tmp;
+    HASH_ITER(hh, table, o, tmp) {
+        mc_origin *og = &o->origin;
+        if (o->key.kind != MC_OBJ_REQUEST || og->fn < 0 || og->fn >= MC_FN_COUNT_)
+            continue;
+        const mc_fn_desc *d = &mc_fn_table[og->fn];
+        for (int i = 0; i < og->nvals && i < d->nparams; i++) {
+            if (d->params[i].ctype != MC_CT_COMM || MC_BITS(og->vals[i].comm) != comm->key.bits)
+                continue;
+            if (og->nids == 0) {
+                memset(og->ids, 0, sizeof og->ids);
+                og->nids = og->nvals;
+            }
+            if (og->ids[i] == 0)
+                og->ids[i] = (uint32_t)comm->id;
+        }
+    }
+}
+
 static void obj_remove(mc_obj *o, int ended)
 {
     HASH_DEL(table, o);
+    if (o->key.kind == MC_OBJ_COMM && ended)
+        name_requests_on(o);
     mc_obj_epoch++;
     if (o->key.kind == MC_OBJ_REQUEST && ended)
         mc_requests_dropped(o);
