@@ -36,6 +36,31 @@ MPI_Count mc_bufsum_bytes(MPI_Count count, MPI_Datatype t)
     return count * size;
 }
 
+/* XXH3 of more than 240 bytes returns with the upper halves of the vector
+ * registers still in use (Debian 12's libxxhash 0.8.1, XXH3_64bits and its
+ * dispatch alike: XGETBV 1 reports the AVX and ZMM_Hi256 states, and no
+ * VZEROUPPER cleared them). Every legacy-SSE instruction the program runs
+ * after a checksum then pays for the mixed state until something clears
+ * it: hpcc's HPL, whose reference-BLAS dgemm is SSE2 code, took 0.65 to
+ * 0.74 s in fast mode against 0.17 s with --check-buffers=no, and a loop
+ * of SSE2 additions 1.5 to 4 times as long (docs/performance.md, "The
+ * vector registers after a checksum"). So every checksum leaves them clean,
+ * as compiled AVX code does before it returns. */
+static void vector_state_clean(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    static int avx = -1;        /* the processor and the kernel support AVX */
+    int has = __atomic_load_n(&avx, __ATOMIC_RELAXED);
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx") != 0;
+        __atomic_store_n(&avx, has, __ATOMIC_RELAXED);
+    }
+    if (has)
+        __asm__ volatile("vzeroupper");
+#endif
+}
+
 /* Packs count elements of t from buf in pieces and feeds them to st. */
 static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Datatype t,
                       MPI_Count size, MPI_Aint extent)
@@ -60,35 +85,12 @@ static int sum_packed(XXH3_state_t *st, const char *buf, MPI_Count count, MPI_Da
             rc = -1;
         else
             HASH_UPDATE(st, out, (size_t)pos);
+        vector_state_clean();   /* before MPI's packing code runs again */
         done += n;
     }
     if (out != stack)
         free(out);
     return rc;
-}
-
-/* XXH3 of more than 240 bytes returns with the upper halves of the vector
- * registers still in use (Debian 12's libxxhash 0.8.1, XXH3_64bits and its
- * dispatch alike: XGETBV 1 reports the AVX and ZMM_Hi256 states, and no
- * VZEROUPPER cleared them). Every legacy-SSE instruction the program runs
- * after a checksum then pays for the mixed state until something clears
- * it: hpcc's HPL, whose reference-BLAS dgemm is SSE2 code, took 0.65 to
- * 0.74 s in fast mode against 0.17 s with --check-buffers=no, and a loop
- * of SSE2 additions 1.5 to 4 times as long (docs/performance.md, "The
- * vector registers after a checksum"). So every checksum leaves them clean,
- * as compiled AVX code does before it returns. */
-static void vector_state_clean(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    static int avx = -1;        /* the processor and the kernel support AVX */
-    int has = __atomic_load_n(&avx, __ATOMIC_RELAXED);
-    if (has < 0) {
-        has = __builtin_cpu_supports("avx") != 0;
-        __atomic_store_n(&avx, has, __ATOMIC_RELAXED);
-    }
-    if (has)
-        __asm__ volatile("vzeroupper");
-#endif
 }
 
 int mc_bufsum_region(const mc_region *r, uint64_t *sum)
