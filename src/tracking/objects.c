@@ -75,9 +75,6 @@ const char *mc_obj_kind_name(int kind)
     return kind >= 0 && kind < MC_OBJ_KIND_COUNT_ ? kind_names[kind] : "object";
 }
 
-/* Takes an entry out of the table: the table's own go back to the free
- * list, a record's stay with the record. A request's entry is remembered
- * as ended unless another entry takes over the same request. */
 /* A communicator leaves the table: the requests started on it, whose
  * entries keep no ids (origin_ids, below: made on hot paths), get its
  * number now, so that a later report (a request leaked at MPI_Finalize)
@@ -105,6 +102,9 @@ static void name_requests_on(const mc_obj *comm)
     }
 }
 
+/* Takes an entry out of the table: the table's own go back to the free
+ * list, a record's stay with the record. A request's entry is remembered
+ * as ended unless another entry takes over the same request. */
 static void obj_remove(mc_obj *o, int ended)
 {
     HASH_DEL(table, o);
