@@ -127,11 +127,43 @@ static void misuse(mc_call *c, const char *what)
 
 /* MPI_IN_PLACE where this member may not give it (MPI-3.1 sec. 5.2.1 and
  * each operation's "in place" paragraph). Returns 1 after reporting. */
+/* Whether this member's send and receive buffers are significant. An
+ * intracommunicator's rooted collective ignores the receive buffer of a
+ * non-root of MPI_Gather(v) and MPI_Reduce and the send buffer of a
+ * non-root of MPI_Scatter(v) (MPI-4.0 sec. 6.5, 6.6, 6.9.1: "significant
+ * only at root"); an ignored argument may hold anything, MPI_IN_PLACE too
+ * (Quantum ESPRESSO's mp_gatherv_inplace passes it as a non-root's recvbuf
+ * of MPI_Gatherv, and both MPIs accept it). On an intercommunicator every
+ * MPI_IN_PLACE stays a misuse, ignored arguments included: MPI has no
+ * in-place form there, and the MPIs refuse it even where the argument is
+ * ignored (Open MPI 4.1 in the other group's recvbuf of MPI_Gather, MPICH
+ * 4.0 in the MPI_ROOT's sendbuf of MPI_Reduce: MPI_ERR_ARG). */
+static void significant_buffers(const mc_coll_fn *f, const hs_t *h, int *s_sig, int *r_sig)
+{
+    *s_sig = *r_sig = 1;
+    if (h->inter || f->a_root < 0)
+        return;
+    int at_root = h->root_arg == h->comm_rank;
+    switch (f->shape) {
+    case MC_SH_GATHER: case MC_SH_GATHERV: case MC_SH_REDUCE:
+        *r_sig = at_root;
+        break;
+    case MC_SH_SCATTER: case MC_SH_SCATTERV:
+        *s_sig = at_root;
+        break;
+    default:
+        break;
+    }
+}
+
 static int check_in_place(mc_call *c, const mc_coll_fn *f, hs_t *h)
 {
     const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;
     const void *rb = f->a_rbuf >= 0 ? c->vals[f->a_rbuf].p : NULL;
-    int s_in = sb == MPI_IN_PLACE && f->a_sbuf >= 0, r_in = rb == MPI_IN_PLACE && f->a_rbuf >= 0;
+    int s_sig, r_sig;
+    significant_buffers(f, h, &s_sig, &r_sig);
+    int s_in = s_sig && sb == MPI_IN_PLACE && f->a_sbuf >= 0;
+    int r_in = r_sig && rb == MPI_IN_PLACE && f->a_rbuf >= 0;
     if (!s_in && !r_in)
         return 0;
     if (h->inter) {
