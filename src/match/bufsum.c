@@ -197,6 +197,16 @@ int mc_region_overlap(const mc_region *a, const mc_region *b, MPI_Aint *bytes)
             *bytes = hi - lo;
         return 1;
     }
+    /* The same elements of the same datatype at the same address share all
+     * their data bytes: no masks. A window of receives into one buffer
+     * (OSU's osu_bw with a vector type: 64 at once) compared each pair
+     * through two masks of the whole span, 8 ms a message. */
+    if (a->buf == b->buf && a->type == b->type && a->count == b->count && a->lo == b->lo
+        && a->hi == b->hi && a->size == b->size) {
+        if (bytes)
+            *bytes = (MPI_Aint)(a->size * a->count);
+        return 1;
+    }
     MPI_Aint base = a->lo < b->lo ? a->lo : b->lo;
     MPI_Aint top = a->hi > b->hi ? a->hi : b->hi;
     if (top - base > OVERLAP_MAX_SPAN)
