@@ -6,6 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE     /* environ */
 #endif
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,18 @@ void mc_report_settings_push(void)
     mc_report_configure(&r);
 }
 
+/* A child the program forks without exec is not the rank: MPI may not be
+ * used there, so the checker steps aside (its wrappers pass through), and
+ * the child's end is neither a rank's early exit nor the rank's exit code
+ * (OSU's osu_latency_mp forks helpers that return from main: each was a
+ * false rank-exit error). */
+static int forked_child;
+static void in_forked_child(void)
+{
+    forked_child = 1;
+    mc_disabled = 1;
+}
+
 __attribute__((constructor)) static void mc_boot(void)
 {
     mc_alloc_test_arm();
@@ -160,6 +173,7 @@ __attribute__((constructor)) static void mc_boot(void)
      * registers later (C++ destructors, result files, stream flushes) runs
      * before the exit code is set. */
     atexit(exit_with_error_code);
+    pthread_atfork(NULL, NULL, in_forked_child);
 }
 
 void mc_disable(const char *why)
@@ -175,7 +189,7 @@ static void exit_with_error_code(void)
 {
     int errors = 0, warnings = 0;
     mc_report_counts(&errors, &warnings);
-    if (errors > 0 && !mc_st.under_launcher && mc_st.phase != MC_PHASE_PREINIT) {
+    if (errors > 0 && !mc_st.under_launcher && mc_st.phase != MC_PHASE_PREINIT && !forked_child) {
         fflush(NULL);
         _exit(mc_st.cfg.error_exitcode);
     }
