@@ -250,8 +250,8 @@ static const char *base_name(const char *path)
 
 static int frame_matches(const char *pat, const mc_frame *fr)
 {
-    if (strncmp(pat, "fun:", 4) == 0)
-        return fr->function && fnmatch(pat + 4, fr->function, 0) == 0;
+    if (strncmp(pat, "fun:", 4) == 0)   /* exactly, or as a pattern: a C++ name's "[3]" is no bracket */
+        return fr->function && (strcmp(pat + 4, fr->function) == 0 || fnmatch(pat + 4, fr->function, 0) == 0);
     if (!fr->file)
         return 0;
     char whole[4200], base[600];

@@ -50,6 +50,9 @@ void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out
  * both resolvers above use it). */
 struct Dwfl_Module;
 void mc_frame_resolve(struct Dwfl_Module *mod, uintptr_t pc, mc_frame *f);
+/* A symbol's name for a report: the version suffix cut, C++ demangled
+ * (allocated; NULL out of memory). */
+char *mc_function_name(const char *symbol);
 
 /* The calling thread's Python frames (pystack.c), innermost first, when
  * the process is a Python interpreter and its GIL can be had without

@@ -8,12 +8,58 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stack.h"
 #include "skipped.h"
+
+typedef char *(*demangle_fn)(const char *mangled, char *out, size_t *len, int *status);
+
+/* The C++ runtime's demangler: where a C++ program runs it is loaded
+ * already; the launcher (reading a hung C++ rank's stack) loads it the
+ * first time it meets a mangled name. NULL where there is none. */
+static demangle_fn demangler(void)
+{
+    static demangle_fn fn;
+    static int looked;
+    if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+        demangle_fn f = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        if (!f) {
+            void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+            if (h)
+                f = (demangle_fn)dlsym(h, "__cxa_demangle");
+        }
+        fn = f;
+        __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+    }
+    return fn;
+}
+
+/* A function's name as its source spells it: C++ names demangled
+ * ("boost::mpi::detail::packed_archive_send(...)" for
+ * "_ZN5boost3mpi6detail19packed_archive_send..."), others as they are. */
+char *mc_function_name(const char *symbol)
+{
+    size_t n = strcspn(symbol, "@");   /* "__libc_start_main@@GLIBC_2.34": the version is noise */
+    char *name = mc_strndup(symbol, n);
+    if (!name || n < 3 || name[0] != '_' || name[1] != 'Z')
+        return name;
+    demangle_fn f = demangler();
+    int status = -1;
+    char *plain = f ? f(name, NULL, NULL, &status) : NULL;
+    if (plain && status == 0) {
+        char *kept = mc_strdup(plain);
+        if (kept) {
+            free(name);
+            name = kept;
+        }
+    }
+    free(plain);    /* the demangler's own malloc */
+    return name;
+}
 
 void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
 {
@@ -33,8 +79,8 @@ void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
     if (dwfl_module_relocate_address(mod, &rel) >= 0)
         f->offset = (uintptr_t)rel;
     const char *fn = dwfl_module_addrname(mod, a);
-    if (fn) /* "__libc_start_main@@GLIBC_2.34": the version is noise here */
-        f->function = mc_strndup(fn, strcspn(fn, "@"));
+    if (fn)
+        f->function = mc_function_name(fn);
     Dwfl_Line *l = dwfl_module_getsrc(mod, a); /* NULL without debug info */
     if (l) {
         const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);

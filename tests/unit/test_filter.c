@@ -69,7 +69,8 @@ START_TEST(suppression_matching)
         "# comment\n"
         "{\n  by-line\n  mpicheck:resource-leak\n  src:setup.c:12\n}\n"
         "{\n  by-call\n  mpicheck:type-*\n  call:MPI_Re?v\n}\n"
-        "{\n  deep\n  mpicheck:deadlock\n  fun:wait_all\n  ...\n  fun:main\n}\n");
+        "{\n  deep\n  mpicheck:deadlock\n  fun:wait_all\n  ...\n  fun:main\n}\n"
+        "{\n  cxx\n  mpicheck:request-leak\n  fun:Grid::set(int (&) [3])\n}\n");
     mc_filter *f = mc_filter_new();
     ck_assert_int_eq(mc_filter_load(f, path, err, sizeof err), 0);
     unlink(path);
@@ -90,6 +91,11 @@ START_TEST(suppression_matching)
     ck_assert_str_eq(mc_filter_match(f, &a), "deep");
     a = one(MC_CLASS_DEADLOCK, "MPI_Waitall", 3, fn4, fl4, ln4);    /* no main */
     ck_assert_ptr_null(mc_filter_match(f, &a));
+    /* A demangled C++ name matches itself, "[3]" and all (fnmatch alone would not). */
+    const char *fncxx[] = {"Grid::set(int (&) [3])"}, *flcxx[] = {"grid.hpp"};
+    int lncxx[] = {0};
+    a = one(MC_CLASS_REQUEST_LEAK, "MPI_Isend", 1, fncxx, flcxx, lncxx);
+    ck_assert_str_eq(mc_filter_match(f, &a), "cxx");
     /* The generated entry matches its own finding. */
     a = one(MC_CLASS_RESOURCE_LEAK, "MPI_Comm_dup", 2, fn2, fl2, other);
     char *entry = mc_filter_entry_for(&a);

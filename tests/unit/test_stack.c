@@ -170,6 +170,26 @@ START_TEST(test_resolve_threads)
 }
 END_TEST
 
+/* Report names: C++ demangled (the test is C: the demangler is loaded on
+ * demand, as in the launcher), the symbol version cut, C names kept. */
+START_TEST(test_function_names)
+{
+    char *a = mc_function_name("_ZN5boost3mpi6detail4sendEPKci");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_str_eq(a, "boost::mpi::detail::send(char const*, int)");
+    char *b = mc_function_name("__libc_start_main@@GLIBC_2.34");
+    ck_assert_str_eq(b, "__libc_start_main");
+    char *c = mc_function_name("main");
+    ck_assert_str_eq(c, "main");
+    char *d = mc_function_name("_Znot_a_mangled_name");     /* refused by the demangler: as it is */
+    ck_assert_str_eq(d, "_Znot_a_mangled_name");
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stack");
@@ -183,6 +203,7 @@ int main(void)
     tcase_add_test(tc, test_resolve_bogus_pc);
     tcase_add_test(tc, test_self_range_skips);
     tcase_add_test(tc, test_resolve_threads);
+    tcase_add_test(tc, test_function_names);
     suite_add_tcase(s, tc);
 
     failed = mc_run_suite(s, CK_FORK_GETENV);
