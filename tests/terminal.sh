@@ -14,7 +14,7 @@ case $flavor in
     openmpi) extra="--oversubscribe"; MPICHECK_INTERNAL_LIB_OPENMPI=$lib; export MPICHECK_INTERNAL_LIB_OPENMPI ;;
     *) extra=""; MPICHECK_INTERNAL_LIB_MPICH=$lib; export MPICHECK_INTERNAL_LIB_MPICH ;;
 esac
-for p in leak_every_rank two_findings; do
+for p in leak_every_rank two_findings repeated_finding; do
     $mpicc -g -O0 -o "$tmp/$p" "$src/tests/terminal/$p.c" 2> "$tmp/err" || { bad "compile $p"; echo "$pass passed, $fail failed"; exit 1; }
 done
 run() {     # run NP PROGRAM [mpicheck options]: stderr in $tmp/err, the report in $tmp/r.json
@@ -161,6 +161,17 @@ if [ "$rc" -eq 2 ] && grep -q "unknown check 'resource-leek' in --checks (the ch
     ok "--checks with an unknown name: exit 2, the valid names listed"
 else
     bad "--checks=all,-resource-leek: expected exit 2 listing the checks, got exit $rc"
+fi
+# Repeats: each rank reports its finding once; the launcher says how many
+# were not shown, after the findings, and the report's summary counts them.
+run 2 repeated_finding
+last=$(grep -n '^mpicheck: \(ERROR\|WARNING\) ' "$tmp/err" | tail -1 | cut -d: -f1)
+line=$(grep -n '^mpicheck: 8 more occurrences of the findings above were not reported again' "$tmp/err" | cut -d: -f1)
+if [ -n "$last" ] && [ -n "$line" ] && [ "$line" -gt "$last" ] && ! grep -q 'mpicheck: rank [0-9]*: .*more occurrences' "$tmp/err" \
+   && python3 -c 'import json,sys; f=json.load(open(sys.argv[1])); sys.exit(not f["summary"].get("repeats")==8)' "$tmp/r.json"; then
+    ok "repeated findings: '8 more occurrences' after the findings, summary.repeats 8, no rank's own line"
+else
+    bad "repeated findings: expected '8 more occurrences ...' after the last finding and summary.repeats 8"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

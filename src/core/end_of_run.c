@@ -110,7 +110,9 @@ static void end_of_run(void)
     MC_LOCK();
     mc_modules_end();           /* end-of-run checks (leaks) */
     MC_UNLOCK();
-    if (mc_report_repeats() > 0)
+    /* Under mpicheck the merged report says it, after the findings
+     * (the "done" line below carries the count). */
+    if (mc_report_repeats() > 0 && !mc_st.under_launcher)
         fprintf(stderr, "mpicheck: rank %d: %lu more occurrences of findings above were not "
                 "reported again (same check, same call site)\n", mc_st.world_rank, mc_report_repeats());
     /* Tells whoever merges that this process's findings are complete, and

@@ -60,6 +60,7 @@ int mc_report_write_json(const char *path, const mc_report_doc *doc,
         json_object_set_new(summary, "warnings", json_integer(warnings)) ||
         (mc_report_suppressed(doc) > 0 &&
          json_object_set_new(summary, "suppressed", json_integer(mc_report_suppressed(doc)))) ||
+        (doc->repeats > 0 && json_object_set_new(summary, "repeats", json_integer(doc->repeats))) ||
         (doc->checks_off && doc->checks_off[0] &&
          json_object_set_new(summary, "checks_off", mc_json_str(doc->checks_off))))
         goto nomem;

@@ -307,6 +307,13 @@ static int merge_line(merger *m, const char *line, size_t len)
     } else if (strcmp(kind, "done") == 0) {
         m->doc->ndone++;
         rc = add_skipped(m->doc, json_object_get(o, "skipped"));
+        const json_t *rep = json_object_get(o, "repeats");
+        if (rc == 0 && rep != NULL) {
+            if (json_is_integer(rep) && json_integer_value(rep) >= 0)
+                m->doc->repeats += (long)json_integer_value(rep);
+            else
+                rc = -1;
+        }
     } else if (strcmp(kind, "job") == 0) {
         mc_job_info job;
         if (mc_job_from_json(o, &job) == 0) {

@@ -246,7 +246,7 @@ int mc_part_write_finding(FILE *part, const mc_finding *f)
     return write_line(part, o);
 }
 
-int mc_part_write_done(FILE *part)
+int mc_part_write_done(FILE *part, unsigned long repeats)
 {
     if (part == NULL) {
         errno = EINVAL;
@@ -265,6 +265,11 @@ int mc_part_write_done(FILE *part)
     }
     if (!bad && json_array_size(list) > 0)
         bad = json_object_set(o, "skipped", list);
+    /* Findings made again at the same check and call site, not written
+     * again: the merged report says how many (after them, where a rank's
+     * own line at MPI_Finalize came before the report). */
+    if (!bad && repeats > 0)
+        bad = json_object_set_new(o, "repeats", json_integer((json_int_t)repeats));
     json_decref(list);
     if (bad) {
         json_decref(o);

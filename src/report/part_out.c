@@ -122,7 +122,7 @@ void mc_report_done_line(void)
     pthread_mutex_lock(&part_lock);
     FILE *p = part_file();
     if (p)
-        mc_part_write_done(p);
+        mc_part_write_done(p, mc_report_repeats());
     pthread_mutex_unlock(&part_lock);
 }
 

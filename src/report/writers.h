@@ -55,6 +55,7 @@ typedef struct {
     int saw_job_line;   /* 1 when some rank wrote a "job" line (reached MPI_Init) */
     size_t nparts;      /* part files read */
     size_t ndone;       /* "done" lines: processes that ended their run (MPI_Finalize) */
+    long repeats;       /* findings made again at one check and call site, not written again */
     mc_skip_total *skipped;     /* checks not made, summed over the ranks (skipped.h) */
     size_t nskipped;
     const char *checks_off;     /* "resource-leak, lost-message": switched off (--checks); not owned */
@@ -77,7 +78,7 @@ int mc_part_write_finding(FILE *part, const mc_finding *f);
 /* Appends the "done" line that ends a process's run: with the counts of
  * the checks it could not make (skipped.h), those that are not zero, by
  * name only (the line stays short: end_of_run.c reads it back). */
-int mc_part_write_done(FILE *part);
+int mc_part_write_done(FILE *part, unsigned long repeats);
 
 /* "mpicheck: not checked: 2 unchecked-communicator (what it means)" for
  * the summary on stderr, into buf; empty when nothing was skipped. */

@@ -134,7 +134,7 @@ START_TEST(skipped_checks)
     mc_skipped(MC_SKIP_COUNT_);     /* out of range: ignored */
     ck_assert_int_eq(mc_skipped_count(MC_SKIP_UNCHECKED_COMM), 2);
     FILE *fp = open_part("rank-0.jsonl", "a");
-    ck_assert_int_eq(mc_part_write_done(fp), 0);
+    ck_assert_int_eq(mc_part_write_done(fp, 0), 0);
     fclose(fp);
     write_raw("rank-1.jsonl", "{\"kind\":\"done\",\"skipped\":[{\"check\":\"unchecked-communicator\",\"count\":3},"
                               "{\"check\":\"from-the-future\",\"count\":1}]}\n");
