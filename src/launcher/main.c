@@ -103,8 +103,7 @@ static void print_summary(const mc_report_doc *doc, const mc_config *cfg,
     if (doc->repeats > 0)
         fprintf(stderr, "mpicheck: %ld more %s of the findings above %s not reported again "
                 "(same check, same call site)\n", doc->repeats,
-                plural((int)(doc->repeats > 1 ? 2 : 1), "occurrence", "occurrences"),
-                doc->repeats > 1 ? "were" : "was");
+                doc->repeats == 1 ? "occurrence" : "occurrences", doc->repeats == 1 ? "was" : "were");
     if (doc->checks_off && doc->checks_off[0])
         fprintf(stderr, "mpicheck: checks switched off (--checks): %s\n", doc->checks_off);
     char skipped[2048];
