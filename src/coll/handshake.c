@@ -168,19 +168,16 @@ static pthread_mutex_t reserve_lock = PTHREAD_MUTEX_INITIALIZER;
  * buffers (hs_p2p.c writes them before it sends or reads them). A memset
  * of the whole 3 KB was a fifth of a small collective's instructions
  * (docs/performance.md). */
-#define ZERO_RANGE(p, from, to) memset((char *)(p) + (from), 0, (size_t)((to) - (from)))
 static void hs_clear(hs_t *h)
 {
-    ZERO_RANGE(h, 0, offsetof(hs_t, mine));
-    ZERO_RANGE(h, offsetof(hs_t, all) + sizeof h->all, offsetof(hs_t, vnote));
+    MC_ZERO_RANGE(h, 0, offsetof(hs_t, mine));
+    MC_ZERO_RANGE(h, offsetof(hs_t, all) + sizeof h->all, offsetof(hs_t, vnote));
     h->vnote[0] = '\0';
-    ZERO_RANGE(h, offsetof(hs_t, vnote) + sizeof h->vnote, offsetof(hs_t, summary));
+    MC_ZERO_RANGE(h, offsetof(hs_t, vnote) + sizeof h->vnote, offsetof(hs_t, summary));
     h->summary[0] = '\0';
-    ZERO_RANGE(h, offsetof(hs_t, origin), offsetof(hs_t, origin.vals));
-    ZERO_RANGE(h, offsetof(hs_t, origin.npcs), offsetof(hs_t, origin.pcs));
-    ZERO_RANGE(h, offsetof(hs_t, origin.nids), offsetof(hs_t, origin.ids));
-    ZERO_RANGE(h, offsetof(hs_t, origin) + sizeof h->origin, offsetof(hs_t, p2p_ops));
-    ZERO_RANGE(h, offsetof(hs_t, p2p_ops) + sizeof h->p2p_ops, offsetof(hs_t, p2p_acc));
+    mc_origin_clear(&h->origin);
+    MC_ZERO_RANGE(h, offsetof(hs_t, origin) + sizeof h->origin, offsetof(hs_t, p2p_ops));
+    MC_ZERO_RANGE(h, offsetof(hs_t, p2p_ops) + sizeof h->p2p_ops, offsetof(hs_t, p2p_acc));
 }
 
 static hs_t *hs_alloc(void)

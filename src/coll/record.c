@@ -125,8 +125,6 @@ static void misuse(mc_call *c, const char *what)
     mc_report_call(MC_CLASS_COLLECTIVE_MISMATCH, c, "MPI_IN_PLACE misuse in %s: %s", c->desc->name, what);
 }
 
-/* MPI_IN_PLACE where this member may not give it (MPI-3.1 sec. 5.2.1 and
- * each operation's "in place" paragraph). Returns 1 after reporting. */
 /* Whether this member's send and receive buffers are significant. An
  * intracommunicator's rooted collective ignores the receive buffer of a
  * non-root of MPI_Gather(v) and MPI_Reduce and the send buffer of a
@@ -156,6 +154,8 @@ static void significant_buffers(const mc_coll_fn *f, const hs_t *h, int *s_sig, 
     }
 }
 
+/* MPI_IN_PLACE where this member may not give it (MPI-3.1 sec. 5.2.1 and
+ * each operation's "in place" paragraph). Returns 1 after reporting. */
 static int check_in_place(mc_call *c, const mc_coll_fn *f, hs_t *h)
 {
     const void *sb = f->a_sbuf >= 0 ? c->vals[f->a_sbuf].p : NULL;

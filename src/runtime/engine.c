@@ -114,14 +114,12 @@ static void reserve_fill(void)
  * mirror wrote it, p->checked). Half of the 1,088 bytes, and a memset of
  * the whole record was the largest single cost of a message's bookkeeping
  * (docs/performance.md). */
-#define ZERO_RANGE(p, from, to) memset((char *)(p) + (from), 0, (size_t)((to) - (from)))
 static void prec_clear(mc_prec *p)
 {
-    ZERO_RANGE(p, 0, offsetof(mc_prec, obj.origin.vals));
-    ZERO_RANGE(p, offsetof(mc_prec, obj.origin.npcs), offsetof(mc_prec, obj.origin.pcs));
-    ZERO_RANGE(p, offsetof(mc_prec, obj.origin.nids), offsetof(mc_prec, obj.origin.ids));
-    ZERO_RANGE(p, offsetof(mc_prec, obj.origin) + sizeof p->obj.origin, offsetof(mc_prec, env));
-    ZERO_RANGE(p, offsetof(mc_prec, env) + sizeof p->env, sizeof *p);
+    MC_ZERO_RANGE(p, 0, offsetof(mc_prec, obj.origin));
+    mc_origin_clear(&p->obj.origin);
+    MC_ZERO_RANGE(p, offsetof(mc_prec, obj.origin) + sizeof p->obj.origin, offsetof(mc_prec, env));
+    MC_ZERO_RANGE(p, offsetof(mc_prec, env) + sizeof p->env, sizeof *p);
 }
 
 mc_prec *mc_prec_alloc(void)

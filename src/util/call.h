@@ -115,6 +115,16 @@ typedef struct {
     uint32_t ids[MC_ORIGIN_MAX_VALS];
 } mc_origin;
 
+/* Pooled records are cleared by ranges, not whole: a memset of a whole
+ * record was the largest single cost of a message's and of a collective's
+ * bookkeeping (docs/performance.md). An origin's arrays count only as far
+ * as their counts, so clearing the counts empties it. */
+#define MC_ZERO_RANGE(p, from, to) memset((char *)(p) + (from), 0, (size_t)((to) - (from)))
+static inline void mc_origin_clear(mc_origin *o)
+{
+    o->fn = o->fortran = o->nvals = o->npcs = o->nids = 0;
+}
+
 /* Thread-local nesting depth of wrapper calls (0: the user is calling).
  * initial-exec: the library is loaded at start-up (preloaded or linked), and
  * this makes the guard a single memory access instead of a function call. */
