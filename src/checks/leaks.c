@@ -19,6 +19,7 @@ typedef struct {
     const mc_obj *first;
     int count;
     long tests, starts;     /* requests: of all the site's leaks (leak reports say how far they got) */
+    long cancelled;         /* requests: how many of them MPI_Cancel marked */
 } leak_site;
 
 typedef struct {
@@ -44,6 +45,7 @@ static void collect(mc_obj *o, void *arg)
             l->sites[i].count++;
             l->sites[i].tests += o->tests;
             l->sites[i].starts += o->starts;
+            l->sites[i].cancelled += o->cancelled != 0;
             return;
         }
     }
@@ -55,7 +57,8 @@ static void collect(mc_obj *o, void *arg)
         l->sites = s;
         l->cap = cap;
     }
-    l->sites[l->n++] = (leak_site){(int)o->key.kind, state, o, 1, o->tests, o->starts};
+    l->sites[l->n++] = (leak_site){(int)o->key.kind, state, o, 1, o->tests, o->starts,
+                                   o->cancelled != 0};
 }
 
 static const char *free_call(int kind)
@@ -81,6 +84,18 @@ static void report_site(const leak_site *s)
                          "%d %s%s created by %s %s never freed before MPI_Finalize (call %s)",
                          s->count, mc_obj_kind_name(s->kind), plural, creator,
                          s->count > 1 ? "were" : "was", free_call(s->kind));
+    } else if (s->state && s->cancelled > 0) {
+        /* MPI_Cancel only marks a request: it still has to be completed
+         * (MPI-4.0 sec. 3.8.4), which is what was left out here. */
+        char which[48] = "";
+        if (s->cancelled < s->count)
+            snprintf(which, sizeof which, "%ld of them ", s->cancelled);
+        mc_report_origin(MC_CLASS_REQUEST_LEAK, &o->origin,
+                         "%d request%s started by %s %s never completed before MPI_Finalize "
+                         "(%scancelled with MPI_Cancel, which only marks a request: it must "
+                         "still be completed with MPI_Wait/MPI_Test or freed with "
+                         "MPI_Request_free)", s->count, plural, creator,
+                         s->count > 1 ? "were" : "was", which);
     } else if (s->state) {
         char tested[96] = "never waited on or tested";
         if (s->tests > 0)
@@ -88,7 +103,8 @@ static void report_site(const leak_site *s)
                      s->tests > 1 ? "s" : "");
         mc_report_origin(MC_CLASS_REQUEST_LEAK, &o->origin,
                          "%d request%s started by %s %s never completed before MPI_Finalize "
-                         "(%s%s; complete it with MPI_Wait/MPI_Test, or cancel it)", s->count,
+                         "(%s%s; complete it with MPI_Wait/MPI_Test, after MPI_Cancel if its "
+                         "message will never come)", s->count,
                          plural, creator, s->count > 1 ? "were" : "was", tested,
                          s->count > 1 ? " in all" : "");
     } else {
