@@ -20,6 +20,7 @@ typedef struct {
     int count;
     long tests, starts;     /* requests: of all the site's leaks (leak reports say how far they got) */
     long cancelled;         /* requests: how many of them MPI_Cancel marked */
+    long handed, held;      /* groups: references handed out, and not freed (objects.h) */
 } leak_site;
 
 typedef struct {
@@ -46,6 +47,8 @@ static void collect(mc_obj *o, void *arg)
             l->sites[i].tests += o->tests;
             l->sites[i].starts += o->starts;
             l->sites[i].cancelled += o->cancelled != 0;
+            l->sites[i].handed += o->handed;
+            l->sites[i].held += o->copies + 1;
             return;
         }
     }
@@ -58,7 +61,7 @@ static void collect(mc_obj *o, void *arg)
         l->cap = cap;
     }
     l->sites[l->n++] = (leak_site){(int)o->key.kind, state, o, 1, o->tests, o->starts,
-                                   o->cancelled != 0};
+                                   o->cancelled != 0, o->handed, o->copies + 1L};
 }
 
 static const char *free_call(int kind)
@@ -79,7 +82,18 @@ static void report_site(const leak_site *s)
     const mc_obj *o = s->first;
     const char *creator = mc_fn_table[o->origin.fn].name;
     const char *plural = s->count > 1 ? "s" : "";
-    if (s->kind != MC_OBJ_REQUEST) {
+    if (s->kind == MC_OBJ_GROUP && s->handed > s->count) {
+        /* One handle, several references (objects.h): the program freed
+         * fewer than it was given. Which call's reference was left is not
+         * known; the entry names the first. */
+        mc_report_origin(MC_CLASS_RESOURCE_LEAK, &o->origin,
+                         "%d group%s created by %s %s never freed before MPI_Finalize: MPI "
+                         "handed out the same handle %ld times in all (first by this call), "
+                         "each a reference that needs its own MPI_Group_free, and it was "
+                         "freed %ld time%s", s->count, plural, creator,
+                         s->count > 1 ? "were" : "was", s->handed, s->handed - s->held,
+                         s->handed - s->held == 1 ? "" : "s");
+    } else if (s->kind != MC_OBJ_REQUEST) {
         mc_report_origin(MC_CLASS_RESOURCE_LEAK, &o->origin,
                          "%d %s%s created by %s %s never freed before MPI_Finalize (call %s)",
                          s->count, mc_obj_kind_name(s->kind), plural, creator,

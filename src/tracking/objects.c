@@ -180,6 +180,7 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
     o->ext = ext;
     o->embedded = ext != NULL;
     o->linked = 1;
+    o->handed = 1;
     mc_origin_capture(&o->origin, c, full_stack);
     if (full_stack)
         origin_ids(&o->origin, c);
@@ -187,8 +188,31 @@ static void obj_fill_link(mc_obj *o, void *ext, int kind, uint64_t bits, const m
     mc_obj_epoch++;
 }
 
+/* Each group handle a call returns is a reference the program must free
+ * with MPI_Group_free (MPI-4.0 sec. 7.3.2), even when MPI returns a handle
+ * the program already holds, as both MPIs do for MPI_Comm_group: replacing
+ * the entry lost the first reference, and a program that freed one of two
+ * went unreported. Only groups: an errhandler's get calls are not tracked,
+ * and a datatype or communicator handle comes back only once freed. */
+static mc_obj *another_reference(int kind, uint64_t bits)
+{
+    if (kind != MC_OBJ_GROUP)
+        return NULL;
+    mc_obj *o = mc_obj_find(kind, bits);
+    if (!o || o->embedded || !o->owned)
+        return NULL;
+    if (__atomic_load_n(&mc_obj_leaks_intended, __ATOMIC_RELAXED) > 0)
+        return o;       /* a reference meant to stay (MPICHECK_LEAKS_INTENDED_BEGIN) */
+    o->copies++;
+    o->handed++;
+    return o;
+}
+
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack)
 {
+    mc_obj *again = another_reference(kind, bits);
+    if (again)
+        return again;
     mc_obj *o = obj_alloc();
     if (o)
         obj_fill_link(o, NULL, kind, bits, c, full_stack);
@@ -241,7 +265,9 @@ void mc_obj_remove(int kind, uint64_t bits)
      * the handle a thread's wait just saw completed may already be another
      * thread's new request: removing that one's entry here lost the
      * engine's record of it (tests/programs/ok_threads_multiple.c). */
-    if (o && !o->embedded)
+    if (o && !o->embedded && kind == MC_OBJ_GROUP && o->copies > 0)
+        o->copies--;
+    else if (o && !o->embedded)
         obj_drop(o);
 }
 

@@ -54,7 +54,9 @@ typedef struct mc_obj {
     /* requests */
     int persistent, active;
     int copies;             /* more live requests with this same handle (MPI hands out one
-                             * shared handle for operations it finished at once) */
+                             * shared handle for operations it finished at once); for a
+                             * group, the references the program holds beyond the first */
+    int handed;             /* groups: how many times calls handed this handle out, in all */
     int tests;              /* completion calls that found it unfinished (leak reports) */
     int starts;             /* persistent: MPI_Start(all) calls that started it */
     const void *start_caller;   /* persistent: where the last of them was called */
@@ -74,7 +76,10 @@ typedef struct mc_obj {
 
 
 /* Adds (or replaces) the object; the origin is taken from call c, with a full
- * stack when full_stack, else only the caller's address (cheap: requests). */
+ * stack when full_stack, else only the caller's address (cheap: requests).
+ * A group handle the program still holds, handed out again (MPI_Comm_group
+ * twice on one communicator gives the same handle in Open MPI and MPICH),
+ * is one more reference to free: the entry counts it (copies) instead. */
 mc_obj *mc_obj_add(int kind, uint64_t bits, const mc_call *c, int full_stack);
 mc_obj *mc_obj_find(int kind, uint64_t bits);
 /* Counts every entry added to or taken out of the table (moves included):
@@ -82,7 +87,8 @@ mc_obj *mc_obj_find(int kind, uint64_t bits);
  * (runtime/poll.c keeps the records of a poll loop's handles by it). */
 extern uint64_t mc_obj_epoch;
 /* Forgets the handle's entry, unless it is embedded (ext): that one only
- * its record's owner takes out (mc_obj_unlink). */
+ * its record's owner takes out (mc_obj_unlink); a group's entry with more
+ * references (copies) loses one of them instead. */
 void mc_obj_remove(int kind, uint64_t bits);
 /* The entry of a record that holds it (ext, above): links o, filled as
  * mc_obj_add fills its own, under the handle (a stale entry of the same
