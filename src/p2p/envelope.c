@@ -201,13 +201,13 @@ static void sender_call(mc_call_text *ct, const mc_env *e, MPI_Comm comm, int ot
         arg(ct, "comm", buf);
     }
     uintptr_t pc = mc_site_decode(e->site_mod, e->site_off);
-    ct->stack = mc_calloc(1, sizeof *ct->stack);
-    if (ct->stack) {
+    if (pc) {
+        /* The call site and, where it is inlined code, its callers in the
+         * same function (stack.h). */
+        ct->nframes = mc_stack_resolve_inlined(&pc, 1, &ct->stack);
+    } else if ((ct->stack = mc_calloc(1, sizeof *ct->stack))) {
         ct->nframes = 1;
-        if (pc)
-            mc_stack_resolve(&pc, 1, ct->stack);
-        else
-            ct->stack[0].pc = (uintptr_t)e->site_off;
+        ct->stack[0].pc = (uintptr_t)e->site_off;
     }
 }
 

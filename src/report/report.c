@@ -149,10 +149,8 @@ static void fill_call(mc_call_text *ct, int fn, int fortran, const mc_value *val
             : mc_render_value(&d->params[i], &vals[i]);
         ct->nargs++;
     }
-    ct->stack = npcs ? mc_calloc(npcs, sizeof *ct->stack) : NULL;
-    ct->nframes = ct->stack ? npcs : 0;
-    if (ct->stack)
-        mc_stack_resolve(pcs, npcs, ct->stack);
+    ct->stack = NULL;
+    ct->nframes = npcs ? mc_stack_resolve_inlined(pcs, npcs, &ct->stack) : 0;
 }
 
 static void fill_from_call(mc_call_text *ct, const mc_call *c)

@@ -212,6 +212,36 @@ static int dwfl_rereport(Dwfl *d)
     return rc;
 }
 
+/* The session's Dwfl, made at the first report. Caller holds dwfl_lock. */
+static int dwfl_ready(void)
+{
+    if (!dwfl) {
+        dwfl = dwfl_begin(&dwfl_cbs);
+        if (dwfl && dwfl_rereport(dwfl) < 0) {
+            dwfl_end(dwfl);
+            dwfl = NULL; /* retried on the next report */
+        }
+    }
+    return dwfl != NULL;
+}
+
+/* The module of return address pc. An unknown address may be in a library
+ * dlopen'ed after the last report: once per stack (*rereported), so a
+ * stack of garbage costs one re-read, not one per frame. Caller holds
+ * dwfl_lock, after dwfl_ready. */
+static Dwfl_Module *module_at(uintptr_t pc, int *rereported)
+{
+    if (pc == 0)
+        return NULL;
+    Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc - 1);
+    if (!mod && !*rereported) {
+        *rereported = 1;
+        dwfl_rereport(dwfl);
+        mod = dwfl_addrmodule(dwfl, pc - 1);
+    }
+    return mod;
+}
+
 void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out)
 {
     int rereported = 0;
@@ -221,28 +251,37 @@ void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out)
         out[i].pc = pcs[i];
     }
     pthread_mutex_lock(&dwfl_lock);
-    if (!dwfl) {
-        dwfl = dwfl_begin(&dwfl_cbs);
-        if (dwfl && dwfl_rereport(dwfl) < 0) {
-            dwfl_end(dwfl);
-            dwfl = NULL; /* retried on the next report */
-        }
-    }
-    for (size_t i = 0; dwfl && i < n; i++) {
-        if (pcs[i] == 0)
-            continue;
-        Dwfl_Module *mod = dwfl_addrmodule(dwfl, pcs[i] - 1);
-        /* Unknown address: maybe a library dlopen'ed after the last report.
-         * Once per call, so a stack of garbage costs one re-read, not n. */
-        if (!mod && !rereported) {
-            rereported = 1;
-            dwfl_rereport(dwfl);
-            mod = dwfl_addrmodule(dwfl, pcs[i] - 1);
-        }
+    for (size_t i = 0; dwfl_ready() && i < n; i++) {
+        Dwfl_Module *mod = module_at(pcs[i], &rereported);
         if (mod)
             mc_frame_resolve(mod, pcs[i], &out[i]);
     }
     pthread_mutex_unlock(&dwfl_lock);
+}
+
+/* Frames one return address may expand to: inlining nests deeper than this
+ * only in template-heavy C++, whose outer frames are then left out. */
+#define INLINED_MAX 8
+
+size_t mc_stack_resolve_inlined(const uintptr_t *pcs, size_t n, mc_frame **out)
+{
+    *out = NULL;
+    mc_frame *f = n ? mc_calloc(n * INLINED_MAX, sizeof *f) : NULL;
+    if (!f)
+        return 0;
+    int rereported = 0;
+    size_t k = 0;
+    pthread_mutex_lock(&dwfl_lock);
+    int ready = dwfl_ready();
+    for (size_t i = 0; i < n; i++) {
+        Dwfl_Module *mod = ready ? module_at(pcs[i], &rereported) : NULL;
+        f[k].pc = pcs[i];
+        k += mod ? mc_frame_resolve_inlined(mod, pcs[i], &f[k], INLINED_MAX) : 1;
+    }
+    pthread_mutex_unlock(&dwfl_lock);
+    mc_frame *fit = mc_realloc(f, k * sizeof *f);
+    *out = fit ? fit : f;
+    return k;
 }
 
 void mc_frames_free(mc_frame *frames, size_t n)

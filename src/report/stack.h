@@ -41,15 +41,26 @@ size_t mc_stack_capture_interrupted(uintptr_t *pcs, size_t max, int in_mpi);
  * mc_frames_free). Unresolvable fields stay NULL / 0, the pc is always set. */
 void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out);
 
+/* The same with a frame of its own for each subroutine the compiler
+ * inlined at a return address (as `addr2line -i` shows them: the inlined
+ * code first, then each caller at its call), so a frame's function and its
+ * file:line agree and the program's own line is shown. Allocates *out;
+ * returns the number of frames (at least n, 0 out of memory). */
+size_t mc_stack_resolve_inlined(const uintptr_t *pcs, size_t n, mc_frame **out);
+
 /* The same for the stack of another process (pid), in its own mappings
  * (/proc/<pid>/maps): the launcher resolves the stacks a hung job's ranks
  * wrote into their boards (board_layout.h) while they still run. */
 void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out);
 
 /* One frame at return address pc in libdwfl's module mod (a Dwfl_Module;
- * both resolvers above use it). */
+ * both resolvers above use it): where the compiler inlined a subroutine
+ * there, the frame of the innermost one (its name, its line). */
 struct Dwfl_Module;
 void mc_frame_resolve(struct Dwfl_Module *mod, uintptr_t pc, mc_frame *f);
+/* The frames of pc, inlined subroutines expanded (f[0] innermost); at most
+ * max, at least 1; returns how many. */
+size_t mc_frame_resolve_inlined(struct Dwfl_Module *mod, uintptr_t pc, mc_frame *f, size_t max);
 /* A symbol's name for a report: the version suffix cut, C++ demangled
  * (allocated; NULL out of memory). */
 char *mc_function_name(const char *symbol);

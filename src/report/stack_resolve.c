@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,10 @@ char *mc_function_name(const char *symbol)
     return name;
 }
 
-void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
+/* pc's frame as the symbol table and the line table give it: the
+ * function the code is in, and the line of the code (of an inlined
+ * subroutine's, when the compiler inlined one there). */
+static void frame_of_symbol(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
 {
     /* pc is a return address: pc - 1 is inside the call instruction, which
      * matters when the call is the last instruction of a function or line. */
@@ -89,6 +93,97 @@ void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
             f->line = line;
         }
     }
+}
+
+/* The name of an inlined subroutine's DIE (its abstract origin's): the
+ * linkage name demangled, as the symbol table would give it, else the
+ * plain name. NULL when it has neither. */
+static char *inlined_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute at;
+    const char *s = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at)
+        || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+        s = dwarf_formstring(&at);
+    if (!s)
+        s = dwarf_diename(die);
+    return s ? mc_function_name(s) : NULL;
+}
+
+/* Where an inlined subroutine was called from: its call file and line. */
+static void call_site_of(Dwarf_Die *die, Dwarf_Files *files, size_t nfiles, mc_frame *f)
+{
+    Dwarf_Attribute at;
+    Dwarf_Word file = 0, line = 0;
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &at), &line) == 0)
+        f->line = (int)line;
+    if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &at), &file) == 0 && file < nfiles) {
+        const char *name = dwarf_filesrc(files, file, NULL, NULL);
+        if (name)
+            f->file = mc_strdup(name);
+    }
+}
+
+size_t mc_frame_resolve_inlined(Dwfl_Module *mod, uintptr_t pc, mc_frame *f, size_t max)
+{
+    frame_of_symbol(mod, pc, &f[0]);
+    if (!f[0].file)
+        return 1;
+    /* The scopes at the call instruction, innermost first: an inlined
+     * subroutine's code is its own frame as the program was written (the
+     * symbol table names only the function it was inlined into, so a C++
+     * program's frame read "main (communicator.hpp:1288)"). */
+    Dwarf_Addr bias = 0, a = pc - 1;
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, a, &bias);
+    Dwarf_Die *scopes = NULL;
+    int ns = cu ? dwarf_getscopes(cu, a - bias, &scopes) : 0;
+    Dwarf_Files *files = NULL;
+    size_t nfiles = 0, k = 1;
+    if (ns > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+        files = NULL;
+    for (int i = 0; i < ns; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram)
+            break;
+        if (tag != DW_TAG_inlined_subroutine)
+            continue;
+        if (k == max) {
+            /* No room for its caller's frame: the innermost still gets its
+             * own name (one frame: the innermost code, named for it). */
+            if (k == 1) {
+                char *name = inlined_name(&scopes[i]);
+                if (name) {
+                    free(f[0].function);
+                    f[0].function = name;
+                }
+            }
+            break;
+        }
+        /* Frame k-1 is this subroutine's code; frame k is its caller's,
+         * at the call, named as the symbol table names the function until
+         * an outer inlined scope names it better. */
+        char *name = inlined_name(&scopes[i]);
+        if (name) {
+            free(f[k - 1].function);
+            f[k - 1].function = name;
+        }
+        mc_frame *c = &f[k];
+        memset(c, 0, sizeof *c);
+        c->pc = f[0].pc;
+        c->offset = f[0].offset;
+        c->module = f[0].module ? mc_strdup(f[0].module) : NULL;
+        call_site_of(&scopes[i], files, nfiles, c);
+        const char *sym = dwfl_module_addrname(mod, a);
+        c->function = sym ? mc_function_name(sym) : NULL;
+        k++;
+    }
+    free(scopes);
+    return k;
+}
+
+void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
+{
+    mc_frame_resolve_inlined(mod, pc, f, 1);
 }
 
 void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out)

@@ -70,20 +70,21 @@ static void resolve_sites(const char *text, mc_call_text *ct)
     if (!n)
         return;
     uintptr_t *pcs = mc_calloc(n, sizeof *pcs);
-    mc_frame *frames = mc_calloc(n, sizeof *frames);
     size_t k = 0;
-    for (const char *p = text; pcs && frames && (p = strstr(p, "\nP\t")) && k < n; p++) {
+    for (const char *p = text; pcs && (p = strstr(p, "\nP\t")) && k < n; p++) {
         uint64_t mod = 0, off = 0;
         uintptr_t a = sscanf(p + 3, "%" SCNx64 "\t%" SCNx64, &mod, &off) == 2 ? mc_site_decode(mod, off) : 0;
         if (a)
             pcs[k++] = a;
     }
-    if (!pcs || !frames || !k) {
+    mc_frame *frames = NULL;
+    if (k)
+        k = mc_stack_resolve_inlined(pcs, k, &frames);
+    if (!frames || !k) {
         free(pcs);
         free(frames);
         return;
     }
-    mc_stack_resolve(pcs, k, frames);
     /* Frames that came as text (a Python script's) stay in front. */
     mc_frame *all = ct->nframes ? mc_realloc(ct->stack, (ct->nframes + k) * sizeof *all) : NULL;
     if (all) {

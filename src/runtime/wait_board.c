@@ -96,10 +96,8 @@ static void fill_waiter(mc_call_text *ct, int rank, int fn, uint64_t mod, uint64
     ct->rank = rank;
     ct->call = mc_strdup(fn >= 0 && fn < MC_FN_COUNT_ ? mc_fn_table[fn].name : "(an MPI call)");
     uintptr_t pc = mc_site_decode(mod, off);
-    if (pc && (ct->stack = mc_calloc(1, sizeof *ct->stack))) {
-        mc_stack_resolve(&pc, 1, ct->stack);
-        ct->nframes = 1;
-    }
+    if (pc)
+        ct->nframes = mc_stack_resolve_inlined(&pc, 1, &ct->stack);
 }
 
 int mc_board_waiters(int dead, mc_call_text *out, int max)

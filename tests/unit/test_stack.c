@@ -170,6 +170,66 @@ START_TEST(test_resolve_threads)
 }
 END_TEST
 
+/* An MPI call in a helper the compiler inlined: the helper is a frame of
+ * its own with its line, then the function it was inlined into at the
+ * helper's call (always_inline inlines at -O0 too). The symbol table
+ * alone named the outer function with the helper's line. */
+static inline __attribute__((always_inline))
+size_t inlined_capture(uintptr_t *pcs, size_t max, int *call_line)
+{
+    size_t n;
+    *call_line = __LINE__; n = mc_stack_capture(pcs, max);
+    return n;
+}
+
+static int outer_line;
+
+__attribute__((noinline, noclone))
+size_t calls_inlined(uintptr_t *pcs, size_t max, int *call_line)
+{
+    size_t n;
+    outer_line = __LINE__; n = inlined_capture(pcs, max, call_line);
+    __asm__ volatile("" ::: "memory"); /* no tail call (-O2): keep our frame */
+    return n;
+}
+
+START_TEST(test_resolve_inlined)
+{
+    uintptr_t pcs[MAXF];
+    int call_line;
+    size_t n = calls_inlined(pcs, MAXF, &call_line);
+    ck_assert_uint_gt(n, 1);
+
+    mc_frame *fr = NULL;
+    size_t k = mc_stack_resolve_inlined(pcs, n, &fr);
+    ck_assert_ptr_nonnull(fr);
+    /* One frame more for the helper (and more where the C library's own
+     * frames have inlined code and debug information here). */
+    ck_assert_uint_gt(k, n);
+    ck_assert_ptr_nonnull(fr[0].function);
+    ck_assert_str_eq(fr[0].function, "inlined_capture");
+    ck_assert_msg(fr[0].file && ends_with(fr[0].file, "test_stack.c"), "file %s", fr[0].file);
+    ck_assert_int_eq(fr[0].line, call_line);
+    ck_assert_ptr_nonnull(fr[1].function);
+    ck_assert_str_eq(fr[1].function, "calls_inlined");
+    ck_assert_msg(fr[1].file && ends_with(fr[1].file, "test_stack.c"), "file %s", fr[1].file);
+    ck_assert_int_eq(fr[1].line, outer_line);
+    ck_assert_uint_eq(fr[1].pc, pcs[0]);    /* one return address, two frames */
+    ck_assert_uint_eq(fr[1].offset, fr[0].offset);
+    ck_assert_str_eq(fr[2].function, "test_resolve_inlined_fn");
+    mc_frames_free(fr, k);
+    free(fr);
+
+    /* One frame a pc (mc_stack_resolve): the innermost, named for itself. */
+    mc_frame one[MAXF];
+    mc_stack_resolve(pcs, n, one);
+    ck_assert_str_eq(one[0].function, "inlined_capture");
+    ck_assert_int_eq(one[0].line, call_line);
+    ck_assert_str_eq(one[1].function, "test_resolve_inlined_fn");
+    mc_frames_free(one, n);
+}
+END_TEST
+
 /* Report names: C++ demangled (the test is C: the demangler is loaded on
  * demand, as in the launcher), the symbol version cut, C names kept. */
 START_TEST(test_function_names)
@@ -204,6 +264,7 @@ int main(void)
     tcase_add_test(tc, test_self_range_skips);
     tcase_add_test(tc, test_resolve_threads);
     tcase_add_test(tc, test_function_names);
+    tcase_add_test(tc, test_resolve_inlined);
     suite_add_tcase(s, tc);
 
     failed = mc_run_suite(s, CK_FORK_GETENV);
