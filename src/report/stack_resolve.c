@@ -135,8 +135,19 @@ size_t mc_frame_resolve_inlined(Dwfl_Module *mod, uintptr_t pc, mc_frame *f, siz
      * program's frame read "main (communicator.hpp:1288)"). */
     Dwarf_Addr bias = 0, a = pc - 1;
     Dwarf_Die *cu = dwfl_module_addrdie(mod, a, &bias);
-    Dwarf_Die *scopes = NULL;
-    int ns = cu ? dwarf_getscopes(cu, a - bias, &scopes) : 0;
+    Dwarf_Die *at = NULL, *scopes = NULL;
+    int nat = cu ? dwarf_getscopes(cu, a - bias, &at) : 0, ns = 0;
+    /* Past an inlined subroutine dwarf_getscopes goes on with the scopes
+     * of its abstract definition (a class, a namespace); the chain of
+     * callers is the concrete one, the parents of its DIE in this unit. */
+    for (int i = 0; i < nat; i++) {
+        int tag = dwarf_tag(&at[i]);
+        if (tag == DW_TAG_inlined_subroutine)
+            ns = dwarf_getscopes_die(&at[i], &scopes);
+        if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+            break;
+    }
+    free(at);
     Dwarf_Files *files = NULL;
     size_t nfiles = 0, k = 1;
     if (ns > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
