@@ -136,12 +136,11 @@ static void fill_call(mc_call_text *ct, const mc_hang_board *hb, const mc_board_
         return;
     parse_args(ct, s->args, sizeof s->args);
     size_t nf = s->nframes > 0 && s->nframes <= MC_BOARD_FRAMES ? (size_t)s->nframes : 0;
-    if (nf && (ct->stack = mc_calloc(nf, sizeof *ct->stack))) {
+    if (nf) {
         uintptr_t pcs[MC_BOARD_FRAMES];
         for (size_t k = 0; k < nf; k++)
             pcs[k] = (uintptr_t)s->pcs[k];
-        mc_stack_resolve_pid(b->pid, pcs, nf, ct->stack);
-        ct->nframes = nf;
+        ct->nframes = mc_stack_resolve_pid(b->pid, pcs, nf, &ct->stack);
     }
 }
 

@@ -259,14 +259,10 @@ void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out)
     pthread_mutex_unlock(&dwfl_lock);
 }
 
-/* Frames one return address may expand to: inlining nests deeper than this
- * only in template-heavy C++, whose outer frames are then left out. */
-#define INLINED_MAX 8
-
 size_t mc_stack_resolve_inlined(const uintptr_t *pcs, size_t n, mc_frame **out)
 {
     *out = NULL;
-    mc_frame *f = n ? mc_calloc(n * INLINED_MAX, sizeof *f) : NULL;
+    mc_frame *f = n ? mc_calloc(n * MC_INLINED_MAX, sizeof *f) : NULL;
     if (!f)
         return 0;
     int rereported = 0;
@@ -276,7 +272,7 @@ size_t mc_stack_resolve_inlined(const uintptr_t *pcs, size_t n, mc_frame **out)
     for (size_t i = 0; i < n; i++) {
         Dwfl_Module *mod = ready ? module_at(pcs[i], &rereported) : NULL;
         f[k].pc = pcs[i];
-        k += mod ? mc_frame_resolve_inlined(mod, pcs[i], &f[k], INLINED_MAX) : 1;
+        k += mod ? mc_frame_resolve_inlined(mod, pcs[i], &f[k], MC_INLINED_MAX) : 1;
     }
     pthread_mutex_unlock(&dwfl_lock);
     mc_frame *fit = mc_realloc(f, k * sizeof *f);

@@ -48,10 +48,15 @@ void mc_stack_resolve(const uintptr_t *pcs, size_t n, mc_frame *out);
  * returns the number of frames (at least n, 0 out of memory). */
 size_t mc_stack_resolve_inlined(const uintptr_t *pcs, size_t n, mc_frame **out);
 
-/* The same for the stack of another process (pid), in its own mappings
- * (/proc/<pid>/maps): the launcher resolves the stacks a hung job's ranks
- * wrote into their boards (board_layout.h) while they still run. */
-void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out);
+/* mc_stack_resolve_inlined for the stack of another process (pid), in its
+ * own mappings (/proc/<pid>/maps): the launcher resolves the stacks a hung
+ * job's ranks wrote into their boards (board_layout.h) while they still
+ * run. Allocates *out; returns the number of frames. */
+size_t mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame **out);
+
+/* Frames one return address may expand to: inlining nests deeper than this
+ * only in template-heavy C++, whose outer frames are then left out. */
+#define MC_INLINED_MAX 8
 
 /* One frame at return address pc in libdwfl's module mod (a Dwfl_Module;
  * both resolvers above use it): where the compiler inlined a subroutine

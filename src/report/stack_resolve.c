@@ -197,7 +197,7 @@ void mc_frame_resolve(Dwfl_Module *mod, uintptr_t pc, mc_frame *f)
     mc_frame_resolve_inlined(mod, pc, f, 1);
 }
 
-void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out)
+size_t mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame **out)
 {
     static char *debuginfo_path; /* NULL: libdwfl's default search path */
     static const Dwfl_Callbacks cbs = {
@@ -205,20 +205,24 @@ void mc_stack_resolve_pid(int pid, const uintptr_t *pcs, size_t n, mc_frame *out
         .find_debuginfo = dwfl_standard_find_debuginfo,
         .debuginfo_path = &debuginfo_path,
     };
-    for (size_t i = 0; i < n; i++) {
-        memset(&out[i], 0, sizeof out[i]);
-        out[i].pc = pcs[i];
-    }
+    mc_frame *f = n ? mc_calloc(n * MC_INLINED_MAX, sizeof *f) : NULL;
+    *out = f;
+    if (!f)
+        return 0;
     Dwfl *d = dwfl_begin(&cbs);
-    if (!d)
-        return;
-    dwfl_report_begin(d);
-    int rc = dwfl_linux_proc_report(d, pid);
-    if (dwfl_report_end(d, NULL, NULL) == 0 && rc == 0)
-        for (size_t i = 0; i < n; i++) {
-            Dwfl_Module *mod = pcs[i] ? dwfl_addrmodule(d, pcs[i] - 1) : NULL;
-            if (mod)
-                mc_frame_resolve(mod, pcs[i], &out[i]);
-        }
-    dwfl_end(d);
+    int ok = 0;
+    if (d) {
+        dwfl_report_begin(d);
+        int rc = dwfl_linux_proc_report(d, pid);
+        ok = dwfl_report_end(d, NULL, NULL) == 0 && rc == 0;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        Dwfl_Module *mod = ok && pcs[i] ? dwfl_addrmodule(d, pcs[i] - 1) : NULL;
+        f[k].pc = pcs[i];
+        k += mod ? mc_frame_resolve_inlined(mod, pcs[i], &f[k], MC_INLINED_MAX) : 1;
+    }
+    if (d)
+        dwfl_end(d);
+    return k;
 }
