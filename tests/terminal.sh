@@ -46,6 +46,18 @@ if grep -q "^mpicheck: $(printf '\033')\[33mWARNING$(printf '\033')\[0m $(printf
 else
     bad "--color=always: no colored 'WARNING resource-leak'"
 fi
+# Code the compiler inlined: a frame for the helper at its line, then main
+# at the helper's call (the symbol table alone said "main" with the
+# helper's line, and main's own line was missing).
+$mpicc -g -O2 -o "$tmp/inl" "$src/tests/terminal/leak_in_inlined_helper.c" 2> "$tmp/err"
+run 1 inl
+if grep -q '^mpicheck:     at make_type (.*leak_in_inlined_helper.c:8)$' "$tmp/err" \
+   && grep -q '^mpicheck:     at main (.*leak_in_inlined_helper.c:15)$' "$tmp/err" \
+   && python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["findings"][0]["calls"][0]["stack"]; sys.exit(not ([f.get("function") for f in s[:2]]==["make_type","main"] and [f.get("line") for f in s[:2]]==[8,15]))' "$tmp/r.json"; then
+    ok "a call in an inlined helper: 'at make_type (...:8)' then 'at main (...:15)', in the text and the report"
+else
+    bad "a call in an inlined helper: expected frames make_type (line 8) then main (line 15)"
+fi
 $mpicc -g -O0 -o "$tmp/rr" "$src/tests/programs/deadlock_recv_recv.c" 2> "$tmp/err"
 run 2 rr --timeout=1
 if grep -q '^mpicheck:   hint: each call above waits for another one of them' "$tmp/err"; then
