@@ -297,8 +297,15 @@ def forwarding(name, p, fn_c):
 
 
 def manglings(p):
+    # The names Fortran compilers on Linux give MPI_SEND: gfortran, Intel's,
+    # flang, nvfortran and Cray's append one underscore (g77 two). Not the
+    # bare lowercase and uppercase forms the MPI libraries also define:
+    # preloaded, the checker's symbols come first in every lookup of the
+    # process, and C libraries have functions of those names (R's Rmpi
+    # defines mpi_comm_size, mpi_send, ...; they resolved to these entry
+    # points and crashed at Rmpi's first call).
     low = p.name.lower()
-    return [low + "_", low + "__", low, p.name.upper()]
+    return [low + "_", low + "__"]
 
 
 def param_names(fparams):
