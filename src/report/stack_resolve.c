@@ -152,6 +152,8 @@ size_t mc_frame_resolve_inlined(Dwfl_Module *mod, uintptr_t pc, mc_frame *f, siz
     size_t nfiles = 0, k = 1;
     if (ns > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
         files = NULL;
+    /* The outermost frame's name: the function the code was inlined into. */
+    const char *sym = ns > 0 ? dwfl_module_addrname(mod, a) : NULL;
     for (int i = 0; i < ns; i++) {
         int tag = dwarf_tag(&scopes[i]);
         if (tag == DW_TAG_subprogram)
@@ -184,7 +186,6 @@ size_t mc_frame_resolve_inlined(Dwfl_Module *mod, uintptr_t pc, mc_frame *f, siz
         c->offset = f[0].offset;
         c->module = f[0].module ? mc_strdup(f[0].module) : NULL;
         call_site_of(&scopes[i], files, nfiles, c);
-        const char *sym = dwfl_module_addrname(mod, a);
         c->function = sym ? mc_function_name(sym) : NULL;
         k++;
     }
