@@ -241,6 +241,7 @@ void mc_p2p_register(void)
         .env_release = mc_env_release,
         .env_slot_done = mc_env_slot_done,
         .env_unacked = mc_env_unacked,
+        .completed = mc_sync_completed,
         .lost_report = mc_lost_report,
     };
 }

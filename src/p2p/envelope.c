@@ -54,6 +54,10 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
 {
     mc_env_slot *s = slot_get();
     mc_env stack_env;
+    /* Strict mode: a send that is not buffered completes for the checker
+     * only when a matching receive is posted, i.e. when the mirror of that
+     * receive takes the envelope: MPI_Issend says exactly that. */
+    int sync = mode != MC_SEND_BUFFERED && mc_eng_strict_now();
     /* Without a slot (the checker's memory ran out) the envelope still
      * goes, from the stack by a blocking standard send of a few dozen bytes
      * (delivered eagerly by both MPIs): a receiver's mirror that got no
@@ -75,6 +79,8 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
         e->flags |= MC_ENV_SUM;
         e->data_sum = *sum;
     }
+    if (s && sync)
+        mc_sync_envelope(pc, e);
     if (!s) {
         if (PMPI_Send(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow) == MPI_SUCCESS) {
             mc_env_sent++;
@@ -85,13 +91,12 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     }
     s->done = 0;
     s->owned = owned;
-    /* Strict mode: a send that is not buffered completes for the checker
-     * only when a matching receive is posted, i.e. when the mirror of that
-     * receive takes the envelope: MPI_Issend says exactly that. */
-    int rc = (mode != MC_SEND_BUFFERED && mc_eng_strict_now())
+    s->dep_own = 0;
+    int rc = sync
         ? PMPI_Issend(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow, &s->req)
         : PMPI_Isend(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow, &s->req);
     if (rc != MPI_SUCCESS) {
+        s->gen++;
         s->next = freelist;
         freelist = s;
         return NULL;
@@ -104,6 +109,17 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     inflight = s;
     ninflight++;
     return s;
+}
+
+/* The envelope's send completed: in strict mode its receive took it, and
+ * a send let go without that is no longer a dependency of the model. */
+static void slot_finished(mc_env_slot *s)
+{
+    s->done = 1;
+    if (s->dep_own) {
+        s->dep_own = 0;
+        mc_sync_acked(s->env.serial);
+    }
 }
 
 void mc_env_release(mc_env_slot *s)
@@ -120,8 +136,10 @@ void mc_env_reap(int all)
     if (!all && ninflight < 8 && --countdown > 0)
         return;
     countdown = 16;
-    if (mc_eng_strict)
+    if (mc_eng_strict) {
         mc_notice_intake();
+        mc_sync_service();
+    }
     mc_env_slot **pp = &inflight;
     while (*pp) {
         mc_env_slot *s = *pp;
@@ -129,11 +147,12 @@ void mc_env_reap(int all)
             int flag = 0;
             PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
             if (flag)
-                s->done = 1;
+                slot_finished(s);
         }
         if (s->done && !s->owned) {
             *pp = s->next;
             ninflight--;
+            s->gen++;       /* a record that let go of it no longer finds it its own */
             s->next = freelist;
             freelist = s;
         } else {
@@ -151,7 +170,8 @@ int mc_env_slot_done(mc_env_slot *s)
     if (!s->done) {
         int flag = 0;
         PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
-        s->done = flag;
+        if (flag)
+            slot_finished(s);
     }
     return s->done || (s->notice_k && mc_notice_acked(s));
 }

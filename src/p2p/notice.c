@@ -269,28 +269,54 @@ void mc_notice_mprobed(mc_pcomm *pc, int source, int tag)
         r->posted[i]++;
 }
 
+/* Takes in one message of the notices' tag from source (MPI_ANY_SOURCE:
+ * any): 1 when there was one. */
+static int take_one(int source)
+{
+    int flag = 0;
+    MPI_Status st;
+    if (PMPI_Iprobe(source, MC_WTAG_NOTICE, mc_st.world_dup, &flag, &st) != MPI_SUCCESS || !flag)
+        return 0;
+    /* Both kinds of notice come with this tag, told apart by size: a
+     * posted receive (notice_msg), and the model of synchronous sends'
+     * (syncmodel.c). */
+    union {
+        notice_msg m;
+        unsigned char bytes[MC_SYNC_MSG_MAX];
+    } in;
+    int len = 0;
+    memset(&in, 0, sizeof in);
+    if (PMPI_Recv(&in, (int)sizeof in, MPI_BYTE, st.MPI_SOURCE, MC_WTAG_NOTICE, mc_st.world_dup,
+                  &st) != MPI_SUCCESS)
+        return 0;
+    mc_env_received++;
+    PMPI_Get_count(&st, MPI_BYTE, &len);
+    if (len != (int)sizeof in.m) {
+        mc_sync_notice(st.MPI_SOURCE, in.bytes, len);
+        return 1;
+    }
+    notice_msg m = in.m;
+    /* The peer may post its receive before this rank's first send to it. */
+    peer_rec *r = peer_of(m.cid, (int)m.rank, 1);
+    int i = r ? tag_index(r, (int)m.tag) : -1;
+    if (i >= 0 && m.k > r->noticed[i])
+        r->noticed[i] = m.k;
+    return 1;
+}
+
+int mc_notice_take_from(int source)
+{
+    if (!mc_eng_strict || mc_st.world_dup == MPI_COMM_NULL)
+        return 0;
+    return take_one(source);
+}
+
 void mc_notice_intake(void)
 {
     if (!mc_eng_strict || mc_st.world_dup == MPI_COMM_NULL)
         return;
-    for (;;) {
-        int flag = 0;
-        MPI_Status st;
-        if (PMPI_Iprobe(MPI_ANY_SOURCE, MC_WTAG_NOTICE, mc_st.world_dup, &flag, &st) != MPI_SUCCESS
-            || !flag)
-            break;
-        notice_msg m;
-        memset(&m, 0, sizeof m);
-        if (PMPI_Recv(&m, (int)sizeof m, MPI_BYTE, st.MPI_SOURCE, MC_WTAG_NOTICE, mc_st.world_dup,
-                      MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            break;
-        mc_env_received++;
-        /* The peer may post its receive before this rank's first send to it. */
-        peer_rec *r = peer_of(m.cid, (int)m.rank, 1);
-        int i = r ? tag_index(r, (int)m.tag) : -1;
-        if (i >= 0 && m.k > r->noticed[i])
-            r->noticed[i] = m.k;
-    }
+    while (take_one(MPI_ANY_SOURCE))
+        ;
     if (inflight)
         reap_out();
 }

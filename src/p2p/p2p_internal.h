@@ -83,8 +83,33 @@ void mc_notice_first_look(mc_prec *p);
 void mc_notice_comm_off(mc_pcomm *pc);
 void mc_notice_mprobed(mc_pcomm *pc, int source, int tag);
 void mc_notice_intake(void);
+int mc_notice_take_from(int source);      /* one message from source: 1 when there was one */
 int mc_notice_acked(const mc_env_slot *s);
 void mc_notice_comm_freed(mc_pcomm *pc);
+
+/* syncmodel.c (engine lock held): strict mode's model of synchronous
+ * sends. An envelope about to go by MPI_Issend (numbered, and flagged
+ * MC_ENV_DEPS when the receiver must learn of dependencies); a send started
+ * (s: its envelope's slot, may be NULL); an operation completed for the
+ * program;
+ * a receive posted (its place in the rank's order, 0 when the model does
+ * not follow its communicator) and its mirror's match; a let-go send's
+ * envelope done; a notice carrying D taken in (notice.c; len bytes); the
+ * notices sent and the learned entries' expiry. */
+#define MC_SYNC_MSG_MAX 128
+void mc_sync_envelope(mc_pcomm *pc, mc_env *e);     /* numbers it; its dependencies go first */
+void mc_sync_send_started(const mc_call *c, mc_prec *p, mc_env_slot *s);
+void mc_sync_completed(mc_prec *p);     /* a send, receive or pair: the program is past it */
+uint64_t mc_sync_posting(mc_pcomm *pc);
+void mc_sync_matched(mc_prec *p);
+void mc_sync_acked(uint32_t serial);
+void mc_sync_notice(int source, const void *buf, int len);
+void mc_sync_service(void);
+/* A receive or probe with MPI_ANY_SOURCE, or a cancelled receive: which
+ * message it takes may differ with synchronous sends, so the rank's path
+ * may too; the model stops following this rank (it forgets D, and its
+ * later sends and receives neither tell nor judge). */
+void mc_sync_wildcard(void);
 
 /* envelope.c: tests one owned envelope slot now (a waiting sender); reports
  * an envelope no receive matched before MPI_Finalize. */

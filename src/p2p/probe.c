@@ -33,8 +33,10 @@ int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int
     if (rc == MPI_SUCCESS) {
         mc_eng_wait_prec(c, &p);
         rc = PMPI_Wait(&p.real, status);
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS) {
             mc_bufwatch_recv_wrote(&p);
+            mc_sync_completed(&p);
+        }
     }
     mc_eng_unlock();
     return rc;
@@ -148,6 +150,8 @@ int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status,
         mc_eng_unlock();
         return msg ? PMPI_Mprobe(source, tag, comm, msg, status) : PMPI_Probe(source, tag, comm, status);
     }
+    if (source == MPI_ANY_SOURCE)
+        mc_sync_wildcard();
     probe_ctx p = {.pc = pc, .source = source, .tag = tag};
     mc_eng_wait(c, probe_ready, probe_describe, &p);
     int rc;
@@ -173,6 +177,8 @@ int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Sta
                    : PMPI_Iprobe(source, tag, comm, flag, status);
     }
     mc_eng_service();
+    if (source == MPI_ANY_SOURCE)
+        mc_sync_wildcard();
     probe_ctx p = {.pc = pc, .source = source, .tag = tag};
     int rc = MPI_SUCCESS;
     if (probe_ready(&p)) {

@@ -83,6 +83,9 @@ int mc_recv_post(mc_call *c, mc_pcomm *pc, void *buf, MPI_Count count, MPI_Datat
     p->greq_done = 0;
     p->active = 1;
     memset(&p->env, 0, sizeof p->env);
+    if (source == MPI_ANY_SOURCE)
+        mc_sync_wildcard();
+    p->dep_posted = mc_sync_posting(pc);
     mc_recv_drive();
     int deferred = source == MPI_ANY_SOURCE || overlaps(pc, source, tag);
     p->mirror = MPI_REQUEST_NULL;
@@ -140,6 +143,8 @@ static void mirror_done(mc_prec *p, const MPI_Status *st)
         p->status.MPI_SOURCE = st->MPI_SOURCE;
         p->status.MPI_TAG = st->MPI_TAG;
         p->env_match = mc_env_check(&p->env, p, NULL, p->comm, st->MPI_SOURCE, p->type, p->count);
+        if (p->dep_posted)
+            mc_sync_matched(p);
     }
 }
 
@@ -290,6 +295,7 @@ void mc_recv_cancel(mc_prec *p)
     mc_pcomm *pc = mc_pcomm_get(p->comm);
     if (pc)
         mc_notice_comm_off(pc);     /* later mirrors take earlier envelopes than counted */
+    mc_sync_wildcard();             /* the same for the model's matches */
     if (p->mirror != MPI_REQUEST_NULL) {
         MPI_Status st;
         PMPI_Cancel(&p->mirror);

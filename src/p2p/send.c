@@ -80,6 +80,7 @@ static int send_start(mc_call *c, mc_pcomm *pc, mc_prec *p, const void *buf, MPI
     int owned = needs_ack(mode) && !p->relaxed;
     mc_env_slot *s = mc_env_send(c, pc, mode, buf, count, t, dest, tag, owned, sum);
     p->slot = owned ? s : NULL;     /* an unowned slot is recycled once done */
+    mc_sync_send_started(c, p, s);
     return rc;
 }
 
@@ -130,6 +131,8 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
             mc_stream_after_send(c, &p, defer);
         if (rc == MPI_SUCCESS && defer)
             p.slot = NULL;      /* the stream keeps it */
+        else if (rc == MPI_SUCCESS)
+            mc_sync_completed(&p);
     }
     prec_release_slot(&p);
     mc_eng_unlock();
@@ -301,6 +304,7 @@ int mc_start_one(mc_call *c, MPI_Request *req)
         mc_env_slot *s = mc_env_send(&sc, pc, p->mode, p->buf, p->count, p->type, p->peer, p->tag,
                                      owned, sump);
         p->slot = owned ? s : NULL;
+        mc_sync_send_started(&sc, p, s);
         mc_bufwatch_start(p, p->buf, p->count, p->type, sump);
         mc_bufwatch_overlap(c, p);
         return rc;
@@ -380,6 +384,8 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
         int e = PMPI_Wait(&s.real, MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS)
             rc = e;
+        if (rc == MPI_SUCCESS)
+            mc_sync_completed(&s);
     }
     if (source == MPI_PROC_NULL) {
         if (status != MPI_STATUS_IGNORE)
@@ -388,6 +394,8 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
         int e = PMPI_Wait(&r.real, status);
         if (rrc == MPI_SUCCESS)
             rrc = e;
+        if (rrc == MPI_SUCCESS)
+            mc_sync_completed(&r);
     }
     prec_release_slot(&s);
     mc_eng_unlock();

@@ -77,6 +77,8 @@ static deferred_send *oldest(void) { return &ring[head]; }
 static void pop_oldest(void)
 {
     deferred_send *d = oldest();
+    /* The program is past this send: acknowledged, or let go. */
+    mc_sync_completed(&d->p);
     if (d->p.slot)
         mc_env_release(d->p.slot);
     d->p.slot = NULL;

@@ -143,8 +143,12 @@ static void check_buffers_now(const mc_call *c, mc_prec *p)
 /* The engine is done with p after the application's call completed it. */
 static void finished(const mc_call *c, mc_prec *p, MPI_Status *st)
 {
-    if (p->active)
+    if (p->active) {
         check_buffers_now(c, p);
+        /* The program is past it now (strict mode's model of synchronous
+         * sends). */
+        mc_p2p_hook.completed(p);
+    }
     if (p->persistent) {
         /* Only the completion of an active start has a status to give; an
          * inactive request's is MPI's empty one. */

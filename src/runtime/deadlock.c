@@ -487,7 +487,7 @@ int mc_dl_detect(mc_call *c, int early)
                 if (r == me) {
                     mc_dl_relax = MC_RELAX_SITE;
                     if (self->call)
-                        mc_dl_relax_site(self->call->caller);
+                        mc_dl_relax_reported(self->call->caller);
                     result = MC_DL_RELAXED;
                 } else {
                     mc_dl_send_bytes(rel, (int)sizeof rel, r, TAG_RELAX);

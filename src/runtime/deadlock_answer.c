@@ -43,6 +43,24 @@ int mc_dl_site_relaxed(const void *site)
     return mc_siteset_has(&relaxed_sites, site);
 }
 
+/* Of those, the sites of a reported potential deadlock: strict mode's
+ * model of synchronous sends (p2p/syncmodel.c) leaves their sends out, or
+ * it would report the same cycle again. */
+static mc_siteset reported_sites;
+
+int mc_dl_site_reported(const void *site)
+{
+    return mc_siteset_has(&reported_sites, site);
+}
+
+void mc_dl_relax_reported(const void *site)
+{
+    if (site) {
+        mc_siteset_add(&reported_sites, site);
+        mc_dl_relax_site(site);
+    }
+}
+
 mc_dl_wait_state *mc_dl_mine(void)
 {
     return mine;
@@ -439,7 +457,7 @@ static void serve(void)
             mc_dl_relax = MC_RELAX_SITE;
             mc_dl_release_epoch++;
             if (mc_dl_waits[i].call)
-                mc_dl_relax_site(mc_dl_waits[i].call->caller);
+                mc_dl_relax_reported(mc_dl_waits[i].call->caller);
         }
     }
     for (;;) {

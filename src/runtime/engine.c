@@ -33,7 +33,7 @@ int mc_hooks_complete(void)
     const mc_p2p_hooks *p = &mc_p2p_hook;
     const mc_coll_hooks *c = &mc_coll_hook;
     return p->prec_progress && p->recv_drive && p->recv_pending_deferred && p->recv_cancel
-        && p->recv_comm_freeing && p->env_reap && p->env_release && p->env_slot_done
+        && p->recv_comm_freeing && p->env_reap && p->env_release && p->env_slot_done && p->completed
         && p->lost_report && c->npending && c->service && c->finalize && c->unmatched && c->comm_predefined
         && c->comm_created && c->comm_ready && c->comm_freed && c->release_comm
         && c->free_retired && c->started_keys && c->describe_members;

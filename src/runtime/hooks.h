@@ -28,6 +28,7 @@ typedef struct {
     void (*env_release)(mc_env_slot *s);    /* a record lets its slot go */
     int (*env_slot_done)(mc_env_slot *s);   /* tests one slot now */
     int (*env_unacked)(void);               /* envelopes sent that no mirror took yet */
+    void (*completed)(mc_prec *p);          /* the program's completion call completed p */
     /* An envelope no receive matched before MPI_Finalize. */
     void (*lost_report)(mc_pcomm *pc, const mc_env *e, int source, long repeats);
 } mc_p2p_hooks;

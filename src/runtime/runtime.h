@@ -61,12 +61,13 @@ typedef struct {
     uint64_t site_mod;      /* sender's call site: module name hash ... */
     uint64_t site_off;      /* ... and offset in that module (site.c) */
     uint32_t flags;         /* MC_ENV_* */
-    uint32_t pad_;
+    uint32_t serial;        /* strict mode: the sender's number of this send (p2p/syncmodel.c), 0: none */
     uint64_t data_sum;      /* MC_ENV_SUM: checksum of the data at the send's start (bufwatch.c) */
     mc_sig_msg sig;         /* what was sent (runs cut to sig.nruns) */
 } mc_env;
 _Static_assert(sizeof(mc_env) == 56 + sizeof(mc_sig_msg), "mc_env has padding");
-enum { MC_ENV_SUM = 1u << 0, MC_ENV_FORTRAN = 1u << 1 /* sent from Fortran: name it MPI_SEND */ };
+enum { MC_ENV_SUM = 1u << 0, MC_ENV_FORTRAN = 1u << 1 /* sent from Fortran: name it MPI_SEND */,
+       MC_ENV_DEPS = 1u << 2 /* the model of synchronous sends told the receiver its dependencies first */ };
 
 
 /* An envelope in flight from this rank. */
@@ -79,6 +80,8 @@ typedef struct mc_env_slot {
      * notice_cid; 0 when no notice can name it. */
     uint64_t notice_k, notice_cid;
     int notice_peer, notice_tag;
+    uint32_t gen;           /* counts the slot's uses: a record that let go of it tells whether it is still its own */
+    int dep_own;            /* its send was let go unacknowledged: the model drops it once done (syncmodel.c) */
     struct mc_env_slot *next;
     mc_env env;
 } mc_env_slot;
@@ -200,6 +203,13 @@ typedef struct mc_prec {
     MPI_Request real;       /* MPI's request of the data; MPI_REQUEST_NULL before it is posted */
     MPI_Request mirror;     /* receive: the shadow receive; MPI_REQUEST_NULL once done */
     mc_env_slot *slot;      /* send: its envelope */
+    /* Strict mode's model of synchronous sends (p2p/syncmodel.c): a send's
+     * number and its envelope's slot (wslot, valid while wslot->gen ==
+     * wgen, owned or not); a receive's place in this rank's order of
+     * postings (0: not modelled). */
+    uint32_t dep_serial, wgen;
+    mc_env_slot *wslot;
+    uint64_t dep_posted;
     int kind;               /* MC_PR_* */
     int fn;                 /* creating function */
     int persistent, active;
@@ -386,7 +396,9 @@ double mc_dl_early_grace(void);
 extern int mc_dl_release_epoch;                 /* bumped when a REL message arrives */
 enum { MC_RELAX_NONE, MC_RELAX_SITE, MC_RELAX_WAIT };
 extern int mc_dl_relax;                         /* the current wait may skip acknowledgments (MC_RELAX_*) */
-int mc_dl_site_relaxed(const void *site);       /* a potential deadlock was reported there */
+int mc_dl_site_relaxed(const void *site);       /* sends there no longer wait (a report, or probes used up) */
+int mc_dl_site_reported(const void *site);      /* ... because a potential deadlock was reported there */
+void mc_dl_relax_reported(const void *site);    /* relaxes site after a potential-deadlock report */
 void mc_dl_relax_here(mc_call *c);              /* stop waiting for acknowledgments here, for good */
 void mc_dl_relax_wait(mc_call *c);              /* ... in this wait only (no verdict: the receiver is busy) */
 void mc_dl_relax_site(const void *site);        /* sends from this call site no longer wait */

@@ -1,0 +1,551 @@
+/*
+ * syncmodel.c - strict mode's model of synchronous sends: the potential
+ * deadlocks of sends strict mode let go without their acknowledgment.
+ *
+ * Strict mode gives a standard send MPI_Ssend's semantics by waiting for
+ * its receive; when the receiver computes, the early probe lets the send
+ * go without a verdict (deadlock.c), and a cycle that closes later, once
+ * the receiver is done computing, completes unseen: rank 0 sends to 1 and
+ * then receives from 1; rank 1 computes for a second, then does the same.
+ * With synchronous sends both would wait in their sends forever. This file
+ * finds such cycles when they close, from facts each rank has, with a
+ * message only where a send was let go (docs/design.md, "Sends let go
+ * without their acknowledgment").
+ *
+ * Every rank keeps D: sends of the job that, in the synchronous model,
+ * must have been received before what it does from a point on ("from",
+ * counted in its own events: receives posted and sends started). Entries
+ * come
+ *  - from its own sends let go unacknowledged (at the program's completion
+ *    of the send: what it does after comes after it in the model), and go
+ *    once the envelope's MPI_Issend completes (the receive took it);
+ *  - from notices: a rank whose receive takes the envelope of this rank's
+ *    send #n while its own D (as at the receive's posting) was not empty
+ *    tells this rank so; in the model this rank's send #n completes only
+ *    after that receive is posted, so what this rank does after
+ *    completing send #n depends on that D too;
+ *  - from the data: a rank that starts send #n while its D is not empty
+ *    tells the destination so; in the model the receive of that message
+ *    completes only after the send started, so what the receiver does
+ *    after completing it depends on that D too.
+ * The verdict: a receive that takes the envelope of send (Y, S) while
+ * (Y, S) was in D at its posting would, in the model, be posted only after
+ * S is received, and S can be received only by it: a cycle of waits,
+ * which MPI's buffering broke in this run: potential-deadlock.
+ *
+ * No false verdict: every entry stands for a wait of the model (a send
+ * let go is one the model blocks in; a notice passes a dependency along a
+ * receive that the model posts before the send it releases completes),
+ * and each is used only for receives posted after its point. Entries that
+ * are stale (their send was received since) close no cycle: a received
+ * message matches no later receive. What is not followed is a miss, never
+ * a false finding: matches by MPI_Mprobe, programs with threads of their
+ * own, dependencies told once (below), and entries beyond the caps.
+ *
+ * Cost: nothing is sent while no send was let go. Each entry is told to
+ * each rank at most once each way (a later send or receive that would
+ * tell it again adds only a later point, a miss at most), so a program
+ * whose sends are let go again and again (a call site that stopped
+ * waiting) pays a message per let-go send and rank it reaches at most.
+ * Engine lock held throughout.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "p2p_internal.h"
+#include "skipped.h"     /* mc_malloc */
+#include "syncmodel.h"
+#include "state.h"
+
+#define DEP_WIRE 8          /* entries one message carries */
+#define DEP_SENT 256        /* this rank's recent strict sends, for notices about them */
+#define DEP_RECVD 64        /* its recent completed receives, for data that comes late */
+#define DEP_PENDING 64      /* messages about sends or receives not completed yet */
+#define DEP_DATA_WAIT_S 1.0 /* the longest a receive waits for the dependencies its envelope announced */
+#define DEP_MATCHED 64      /* recent matched receives, for dependencies that come late */
+#define DEP_LEARNED_TTL_S 60.0
+#define DEP_MAGIC 0x4d434431u   /* "MCD1" */
+
+enum { KIND_NOTICE = 1, KIND_DATA = 2 };
+
+typedef struct {            /* on the wire (world_dup, MC_WTAG_NOTICE; notice.c takes it in) */
+    uint32_t magic;
+    uint32_t serial;        /* notice: the receiving rank's send; data: the sending rank's */
+    int32_t kind, fn, fortran, tag;     /* the call that tells: the receive, or the send */
+    uint64_t site_mod, site_off;
+    int32_t n, pad_;
+    mc_dep_id e[DEP_WIRE];
+} dep_msg;
+_Static_assert(sizeof(dep_msg) <= MC_SYNC_MSG_MAX, "dep_msg too large");
+_Static_assert(sizeof(dep_msg) != 32, "dep_msg must differ in size from notice.c's message");
+
+typedef struct {            /* a send of this rank, or a receive it completed */
+    mc_dep_id id;
+    int done;
+    int got;                /* a receive: the sender's dependencies came */
+    uint64_t at;            /* events when the program completed it */
+    mc_dep_call call;
+} op_rec;
+
+typedef struct {
+    int source;
+    double since;           /* its op never completed for the program: it goes after the TTL */
+    dep_msg msg;
+} pending_msg;
+
+typedef struct out_msg {
+    MPI_Request req;
+    dep_msg msg;
+    struct out_msg *next;
+} out_msg;
+
+static uint32_t next_serial;
+static uint64_t events;             /* receives posted and sends started (the model's clock) */
+static uint32_t envelope_serial;    /* the last envelope numbered, and its send's event */
+static uint64_t envelope_event;
+static mc_dep_entry deps[MC_DEP_MAX];
+static int ndeps;
+static op_rec sent[DEP_SENT];       /* by serial */
+static op_rec recvd[DEP_RECVD];     /* newest at recvd_next - 1 */
+static int recvd_next;
+static pending_msg pending[DEP_PENDING];
+static int npending;
+static int dropped;                 /* messages that found pending full: no receive waits for them */
+static mc_dep_matched matched[DEP_MATCHED];
+static int nmatched, matched_next;
+static out_msg *outgoing;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int rank_off;                /* mc_sync_wildcard */
+
+static int modelled(const mc_pcomm *pc)
+{
+    return !rank_off && mc_eng_strict_now() && !pc->spans_worlds && mc_st.world_dup != MPI_COMM_NULL;
+}
+
+/* The model's soundness needs every rank to make, with synchronous sends,
+ * the calls and matches it made in this run. A wildcard source can match
+ * another message there, and the program can take another path after it
+ * (a master's MPI_ANY_SOURCE loop); from then on this rank is not
+ * followed. What it learned before stays true where others hold it. */
+void mc_sync_wildcard(void)
+{
+    if (rank_off)
+        return;
+    rank_off = 1;
+    ndeps = 0;
+    npending = 0;
+}
+
+static int same(mc_dep_id a, mc_dep_id b)
+{
+    return a.rank == b.rank && a.serial == b.serial;
+}
+
+static mc_dep_entry *find(mc_dep_id id)
+{
+    for (int i = 0; i < ndeps; i++)
+        if (same(deps[i].id, id))
+            return &deps[i];
+    return NULL;
+}
+
+static void remove_at(int i)
+{
+    deps[i] = deps[--ndeps];
+}
+
+/* Room for one more entry: the oldest learned one goes (a miss at most). */
+static mc_dep_entry *add_entry(void)
+{
+    if (ndeps == MC_DEP_MAX) {
+        int oldest = -1;
+        for (int i = 0; i < ndeps; i++)
+            if (!deps[i].own && (oldest < 0 || deps[i].since < deps[oldest].since))
+                oldest = i;
+        if (oldest < 0)
+            return NULL;
+        remove_at(oldest);
+    }
+    mc_dep_entry *d = &deps[ndeps++];
+    memset(d, 0, sizeof *d);
+    d->since = now_s();
+    return d;
+}
+
+/* Entry di (new, or with an earlier point) against the receives already
+ * matched: one posted after its point that took its send closes a cycle. */
+static void check_matched(int di)
+{
+    for (int k = 0; k < nmatched; k++) {
+        const mc_dep_matched *m = &matched[k];
+        if (same(m->id, deps[di].id) && m->posted > deps[di].from) {
+            mc_dep_report(m, &deps[di]);
+            remove_at(di);      /* reported once */
+            return;
+        }
+    }
+}
+
+/* What a rank told: ids, which this rank depends on from its event "from"
+ * on, through send and via (syncmodel.h). */
+static void learn(const mc_dep_id *ids, int n, uint64_t from, int kind, const mc_dep_call *send,
+                  const mc_dep_call *via)
+{
+    for (int i = 0; i < n && i < DEP_WIRE; i++) {
+        mc_dep_entry *d = find(ids[i]);
+        /* Of this rank's own sends only those still let go count: the
+         * others were received (or never let go, so received before they
+         * completed). */
+        if (ids[i].rank == mc_st.world_rank && (!d || !d->own))
+            continue;
+        if (d && d->from <= from)
+            continue;
+        if (!d && !(d = add_entry()))
+            continue;
+        d->id = ids[i];
+        d->from = from;
+        if (!d->own) {
+            d->kind = kind;
+            d->send = *send;
+            d->via = *via;
+        }
+        check_matched((int)(d - deps));
+    }
+}
+
+/* The calling rank's call of a message (fn and site), as k. */
+static void msg_call(mc_dep_call *k, int rank, const dep_msg *m, int peer)
+{
+    memset(k, 0, sizeof *k);
+    k->rank = rank;
+    k->fn = m->fn;
+    k->fortran = m->fortran;
+    k->site_mod = m->site_mod;
+    k->site_off = m->site_off;
+    k->peer = peer;
+    k->tag = m->tag;
+}
+
+/* Message m from source, about op r (completed at r->at). */
+static void apply(op_rec *r, int source, const dep_msg *m)
+{
+    mc_dep_call other, mine = r->call;
+    msg_call(&other, source, m, mc_st.world_rank);
+    mine.peer = source;
+    if (m->kind == KIND_NOTICE) {
+        learn(m->e, m->n, r->at, KIND_NOTICE, &mine, &other);
+    } else {
+        r->got = 1;
+        learn(m->e, m->n, r->at, KIND_DATA, &other, &mine);
+    }
+}
+
+static void take_pending(op_rec *r, int kind)
+{
+    for (int i = 0; i < npending;) {
+        const dep_msg *m = &pending[i].msg;
+        int ours = kind == KIND_NOTICE ? m->serial == r->id.serial
+                                       : pending[i].source == r->id.rank && m->serial == r->id.serial;
+        if (m->kind == kind && ours) {
+            apply(r, pending[i].source, m);
+            pending[i] = pending[--npending];
+        } else {
+            i++;
+        }
+    }
+}
+
+static int told(int *list, int *n, int rank)
+{
+    for (int i = 0; i < *n; i++)
+        if (list[i] == rank)
+            return 1;
+    /* Told as many ranks as it keeps: it tells no more (a miss at most). */
+    if (*n == MC_DEP_TOLD)
+        return 1;
+    list[(*n)++] = rank;
+    return 0;
+}
+
+/* Sends ids to dest, about the call fn at (site_mod, site_off); 1 when sent. */
+static int tell(int dest, int kind, uint32_t serial, int fn, int fortran, uint64_t site_mod,
+                uint64_t site_off, int tag, const mc_dep_id *ids, int n)
+{
+    out_msg *o = mc_malloc(sizeof *o);
+    if (!o)
+        return 0;
+    memset(&o->msg, 0, sizeof o->msg);
+    o->msg.magic = DEP_MAGIC;
+    o->msg.kind = kind;
+    o->msg.serial = serial;
+    o->msg.fn = fn;
+    o->msg.fortran = fortran;
+    o->msg.tag = tag;
+    o->msg.site_mod = site_mod;
+    o->msg.site_off = site_off;
+    o->msg.n = n;
+    memcpy(o->msg.e, ids, (size_t)n * sizeof *ids);
+    if (PMPI_Isend(&o->msg, (int)sizeof o->msg, MPI_BYTE, dest, MC_WTAG_NOTICE, mc_st.world_dup,
+                   &o->req) != MPI_SUCCESS) {
+        free(o);
+        return 0;
+    }
+    mc_env_sent++;      /* MPI_Finalize drains it with the envelopes */
+    o->next = outgoing;
+    outgoing = o;
+    return 1;
+}
+
+/* ---- sends ------------------------------------------------------------------ */
+
+/* Before the envelope goes: its number, the send's event, and the data's
+ * dependencies: what this rank depends on now, the receiver depends on
+ * once it has received this message. They go first, in a message of
+ * their own; the envelope's flag tells the receiver to wait for it. */
+void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
+{
+    if (!modelled(pc))
+        return;
+    if (++next_serial == 0)
+        next_serial = 1;
+    e->serial = envelope_serial = next_serial;
+    envelope_event = ++events;
+    if (!ndeps)
+        return;
+    int dest = mc_pcomm_world_rank(pc, e->dest);
+    if (dest < 0 || dest == mc_st.world_rank)
+        return;
+    mc_dep_id ids[DEP_WIRE];
+    int n = 0;
+    for (int i = 0; i < ndeps && n < DEP_WIRE; i++) {
+        mc_dep_entry *d = &deps[i];
+        if (d->from < envelope_event && d->id.rank != dest && !told(d->told_data, &d->ntold_data, dest))
+            ids[n++] = d->id;
+    }
+    if (n && tell(dest, KIND_DATA, e->serial, e->fn, (e->flags & MC_ENV_FORTRAN) != 0, e->site_mod,
+                  e->site_off, e->tag, ids, n))
+        e->flags |= MC_ENV_DEPS;
+}
+
+void mc_sync_send_started(const mc_call *c, mc_prec *p, mc_env_slot *s)
+{
+    p->wslot = s;
+    p->wgen = s ? s->gen : 0;
+    p->dep_serial = s && s->env.serial && s->env.serial == envelope_serial ? s->env.serial : 0;
+    if (!p->dep_serial)
+        return;
+    p->dep_posted = envelope_event;
+    sent[p->dep_serial % DEP_SENT] = (op_rec){
+        .id = {mc_st.world_rank, p->dep_serial},
+        .call = {.rank = mc_st.world_rank, .fn = c->fn, .fortran = (c->fortran & MC_LANG_FORTRAN) != 0,
+                 .caller = c->caller, .peer = -1, .tag = p->tag},
+    };
+}
+
+static void send_completed(mc_prec *p)
+{
+    if (rank_off)
+        return;
+    op_rec *r = &sent[p->dep_serial % DEP_SENT];
+    if (r->id.serial == p->dep_serial && !r->done) {
+        r->done = 1;
+        r->at = events;
+        take_pending(r, KIND_NOTICE);
+    }
+    /* Let go: its envelope's slot is still this send's and not done. A
+     * send let go after a potential deadlock was reported at its call site
+     * is that finding already. */
+    mc_env_slot *s = p->wslot;
+    if (!s || s->gen != p->wgen || mc_env_slot_done(s) || mc_dl_site_reported(p->caller))
+        return;
+    mc_dep_id id = {mc_st.world_rank, p->dep_serial};
+    mc_dep_entry *d = find(id);
+    if (!d && !(d = add_entry()))
+        return;
+    mc_pcomm *pc = mc_pcomm_get(p->comm);
+    d->id = id;
+    d->own = 1;
+    d->from = events;
+    d->send = same(r->id, id) ? r->call : (mc_dep_call){.rank = mc_st.world_rank};
+    d->send.peer = pc ? mc_pcomm_world_rank(pc, p->peer) : -1;
+    s->dep_own = 1;
+    check_matched((int)(d - deps));
+}
+
+void mc_sync_acked(uint32_t serial)
+{
+    mc_dep_id id = {mc_st.world_rank, serial};
+    mc_dep_entry *d = find(id);
+    if (d)
+        remove_at((int)(d - deps));
+}
+
+/* ---- receives --------------------------------------------------------------- */
+
+uint64_t mc_sync_posting(mc_pcomm *pc)
+{
+    return mc_eng_strict && modelled(pc) ? ++events : 0;
+}
+
+/* A receive whose envelope says the sender told it dependencies (the
+ * others have none to learn). */
+static void recv_completed(mc_prec *p)
+{
+    const mc_env *e = &p->env;
+    if (rank_off || !p->dep_posted || !p->checked || p->cancelled || e->magic != MC_ENV_MAGIC
+        || !e->serial || !(e->flags & MC_ENV_DEPS))
+        return;
+    op_rec *r = &recvd[recvd_next];
+    recvd_next = (recvd_next + 1) % DEP_RECVD;
+    *r = (op_rec){
+        .id = {e->world_rank, e->serial},
+        .done = 1,
+        .at = events,
+        .call = {.rank = mc_st.world_rank, .fn = p->fn, .fortran = (p->fortran & MC_LANG_FORTRAN) != 0,
+                 .caller = p->caller, .peer = e->world_rank, .tag = e->tag},
+    };
+    if (npending)
+        take_pending(r, KIND_DATA);
+    /* The sender told them before the envelope: take them in before the
+     * program goes on (its next send must carry them). They are on their
+     * way; a bounded wait, never a hang. */
+    if (!r->got && !dropped) {
+        double until = now_s() + DEP_DATA_WAIT_S;
+        while (!r->got && now_s() < until)
+            if (!mc_notice_take_from(e->world_rank))
+                sched_yield();
+    }
+}
+
+void mc_sync_completed(mc_prec *p)
+{
+    if (!mc_eng_strict)
+        return;
+    if (p->kind == MC_PR_PAIR) {
+        if (p->pair_s)
+            mc_sync_completed(p->pair_s);
+        if (p->pair_r)
+            mc_sync_completed(p->pair_r);
+    } else if (p->kind == MC_PR_SEND && p->dep_serial) {
+        send_completed(p);
+    } else if (p->kind == MC_PR_RECV) {
+        recv_completed(p);
+    }
+}
+
+void mc_sync_matched(mc_prec *p)
+{
+    const mc_env *e = &p->env;
+    if (rank_off || e->magic != MC_ENV_MAGIC || !e->serial)
+        return;
+    mc_dep_matched *m = &matched[matched_next];
+    matched_next = (matched_next + 1) % DEP_MATCHED;
+    if (nmatched < DEP_MATCHED)
+        nmatched++;
+    *m = (mc_dep_matched){
+        .id = {e->world_rank, e->serial},
+        .posted = p->dep_posted,
+        .recv = {.rank = mc_st.world_rank, .fn = p->fn, .fortran = (p->fortran & MC_LANG_FORTRAN) != 0,
+                 .caller = p->caller, .peer = e->world_rank, .tag = e->tag},
+        .send = {.rank = e->world_rank, .fn = e->fn, .fortran = (e->flags & MC_ENV_FORTRAN) != 0,
+                 .site_mod = e->site_mod, .site_off = e->site_off, .peer = mc_st.world_rank, .tag = e->tag},
+    };
+    if (!ndeps)
+        return;
+    mc_dep_id ids[DEP_WIRE];
+    int n = 0;
+    for (int i = 0; i < ndeps; i++) {
+        mc_dep_entry *d = &deps[i];
+        if (same(d->id, m->id)) {
+            if (d->from < m->posted)
+                mc_dep_report(m, d);
+            remove_at(i);       /* received now: it closes no later cycle */
+            i--;
+            continue;
+        }
+        /* The sender's send completes, in the model, only once this
+         * receive is posted: what this rank depended on then, it depends
+         * on from that completion. Not for a buffered send (it never
+         * waits), not about its own sends, not to this rank itself. */
+        if (d->from < m->posted && e->mode != MC_SEND_BUFFERED && d->id.rank != e->world_rank
+            && e->world_rank != mc_st.world_rank && n < DEP_WIRE
+            && !told(d->told_notice, &d->ntold_notice, e->world_rank))
+            ids[n++] = d->id;
+    }
+    if (!n)
+        return;
+    uint64_t mod, off;
+    mc_site_encode(p->caller, &mod, &off);
+    tell(e->world_rank, KIND_NOTICE, e->serial, p->fn, m->recv.fortran, mod, off, e->tag, ids, n);
+}
+
+/* ---- messages in ------------------------------------------------------------ */
+
+void mc_sync_notice(int source, const void *buf, int len)
+{
+    dep_msg m;
+    if (rank_off || len != (int)sizeof m)
+        return;
+    memcpy(&m, buf, sizeof m);
+    if (m.magic != DEP_MAGIC || m.n <= 0 || m.n > DEP_WIRE)
+        return;
+    op_rec *r = NULL;
+    if (m.kind == KIND_NOTICE) {
+        r = &sent[m.serial % DEP_SENT];
+        if (r->id.serial != m.serial)
+            return;     /* too old to know its completion: a miss at most */
+    } else if (m.kind == KIND_DATA) {
+        for (int i = 0; i < DEP_RECVD && !r; i++)
+            if (recvd[i].done && recvd[i].id.rank == source && recvd[i].id.serial == m.serial)
+                r = &recvd[i];
+    } else {
+        return;
+    }
+    if (r && r->done) {
+        apply(r, source, &m);
+    } else if (npending < DEP_PENDING) {
+        pending[npending].source = source;
+        pending[npending].since = now_s();
+        pending[npending++].msg = m;
+    } else {
+        dropped = 1;
+    }
+}
+
+void mc_sync_service(void)
+{
+    for (out_msg **pp = &outgoing; *pp;) {
+        out_msg *o = *pp;
+        int flag = 0;
+        PMPI_Test(&o->req, &flag, MPI_STATUS_IGNORE);
+        if (flag) {
+            *pp = o->next;
+            free(o);
+        } else {
+            pp = &o->next;
+        }
+    }
+    if (!ndeps && !npending)
+        return;
+    double t = now_s();
+    for (int i = 0; i < npending;) {
+        if (t - pending[i].since > DEP_LEARNED_TTL_S)
+            pending[i] = pending[--npending];
+        else
+            i++;
+    }
+    for (int i = 0; i < ndeps;) {
+        if (!deps[i].own && t - deps[i].since > DEP_LEARNED_TTL_S)
+            remove_at(i);
+        else
+            i++;
+    }
+}

@@ -1,0 +1,62 @@
+/*
+ * syncmodel.h - strict mode's model of synchronous sends (syncmodel.c) and
+ * the finding it makes (syncmodel_report.c); nothing else includes it.
+ * docs/design.md, "Sends let go without their acknowledgment".
+ */
+#ifndef MPICHECK_SYNCMODEL_H
+#define MPICHECK_SYNCMODEL_H
+
+#include <stdint.h>
+#include "p2p.h"
+
+/* A send of the job: its sender's world rank and the sender's number. */
+typedef struct {
+    int32_t rank;
+    uint32_t serial;
+} mc_dep_id;
+
+/* A call known by its function and call site (this rank's, or another
+ * rank's as (module, offset), site.c), for the finding. */
+typedef struct {
+    int rank;               /* world rank that made it */
+    int fn;                 /* enum mc_fn */
+    int fortran;
+    const void *caller;     /* this rank's call site, or NULL ... */
+    uint64_t site_mod, site_off;    /* ... another rank's */
+    int peer, tag;          /* world rank of the other end (-1: any), tag */
+} mc_dep_call;
+
+#define MC_DEP_MAX 32        /* entries of D; the oldest learned one makes room */
+#define MC_DEP_TOLD 8        /* ranks an entry is told to, each way */
+
+/* An entry of D: in the synchronous model, whatever this rank does after
+ * its event "from" (receives posted, sends started) happens only once
+ * send id was received. How it was learned: from a notice (this rank's
+ * send, whose receive on the other rank was posted while that rank
+ * depended on id), or from the data (another rank's send, started while
+ * it depended on id, and this rank's receive of it). */
+typedef struct {
+    mc_dep_id id;
+    uint64_t from;          /* events so far when it entered D */
+    double since;           /* when it entered D (learned ones expire) */
+    int own;                /* this rank's own send, let go unacknowledged */
+    int kind;               /* learned: 1 notice, 2 data (syncmodel.c) */
+    mc_dep_call send;       /* own: that send; learned: the send that brought it */
+    mc_dep_call via;        /* learned: the receive that matched that send */
+    int told_notice[MC_DEP_TOLD], ntold_notice;     /* ranks told of it already, */
+    int told_data[MC_DEP_TOLD], ntold_data;         /* a message each way at most */
+} mc_dep_entry;
+
+/* A receive of this rank whose mirror matched an envelope. */
+typedef struct {
+    mc_dep_id id;           /* the send it took */
+    uint64_t posted;        /* its place in this rank's postings */
+    mc_dep_call recv;       /* the receive */
+    mc_dep_call send;       /* the send, as its envelope tells it */
+} mc_dep_matched;
+
+/* syncmodel_report.c: a potential deadlock the model found: receive m took
+ * the send of entry d, which this rank depended on when it posted m. */
+void mc_dep_report(const mc_dep_matched *m, const mc_dep_entry *d);
+
+#endif
