@@ -327,6 +327,12 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
     int n = 0;
     for (int i = 0; i < ndeps && n < DEP_WIRE; i++) {
         mc_dep_entry *d = &deps[i];
+        /* Not a send of this rank's to the same destination and tag on
+         * this communicator: any receive that takes this message takes
+         * that one first (non-overtaking), so it can close no cycle, and
+         * a stream of sends let go would tell one for each. */
+        if (d->own && d->comm == pc->comm && d->send.peer == dest && d->send.tag == e->tag)
+            continue;
         if (d->from < envelope_event && d->id.rank != dest && !told(d->told_data, &d->ntold_data, dest))
             ids[n++] = d->id;
     }
@@ -373,6 +379,7 @@ static void send_completed(mc_prec *p)
     mc_pcomm *pc = mc_pcomm_get(p->comm);
     d->id = id;
     d->own = 1;
+    d->comm = p->comm;
     d->from = events;
     d->send = same(r->id, id) ? r->call : (mc_dep_call){.rank = mc_st.world_rank};
     d->send.peer = pc ? mc_pcomm_world_rank(pc, p->peer) : -1;

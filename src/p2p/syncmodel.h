@@ -39,7 +39,8 @@ typedef struct {
     mc_dep_id id;
     uint64_t from;          /* events so far when it entered D */
     double since;           /* when it entered D (learned ones expire) */
-    int own;                /* this rank's own send, let go unacknowledged */
+    int own;                /* this rank's own send, let go unacknowledged ... */
+    MPI_Comm comm;          /* ... on this communicator */
     int kind;               /* learned: 1 notice, 2 data (syncmodel.c) */
     mc_dep_call send;       /* own: that send; learned: the send that brought it */
     mc_dep_call via;        /* learned: the receive that matched that send */
