@@ -176,6 +176,18 @@ int mc_env_slot_done(mc_env_slot *s)
     return s->done || (s->notice_k && mc_notice_acked(s));
 }
 
+/* Whether s's envelope was taken by a mirror (MPI completed its send),
+ * asking MPI only: no notice is taken in, nothing else runs. */
+int mc_env_slot_matched(mc_env_slot *s)
+{
+    if (!s->done) {
+        int flag = 0;
+        PMPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
+        s->done = flag;
+    }
+    return s->done;
+}
+
 /* The envelopes in flight that no mirror took yet (each tested now): a
  * rank whose earlier sends went on without their acknowledgment (strict
  * mode let them go) is ahead of its receivers, and cannot be judged by an

@@ -114,6 +114,7 @@ void mc_sync_wildcard(void);
 /* envelope.c: tests one owned envelope slot now (a waiting sender); reports
  * an envelope no receive matched before MPI_Finalize. */
 int mc_env_slot_done(mc_env_slot *s);
+int mc_env_slot_matched(mc_env_slot *s);    /* the same, by MPI's completion alone */
 int mc_env_unacked(void);
 void mc_lost_report(mc_pcomm *pc, const mc_env *e, int source, long repeats);
 

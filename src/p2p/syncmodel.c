@@ -180,6 +180,32 @@ static mc_dep_entry *add_entry(void)
     return d;
 }
 
+/* A receive of this rank's among the last matched that took send id. */
+static const mc_dep_matched *received_here(mc_dep_id id)
+{
+    for (int k = 0; k < nmatched; k++)
+        if (same(matched[k].id, id))
+            return &matched[k];
+    return NULL;
+}
+
+/* Own entries whose envelope a mirror took since are no dependency any
+ * more: dropped before D is told to anyone (a send let go is mostly
+ * received soon after; telling it would cost a message for nothing). */
+static void prune_acked(void)
+{
+    for (int i = 0; i < ndeps;) {
+        mc_dep_entry *d = &deps[i];
+        if (d->own && (d->slot->gen != d->gen || mc_env_slot_matched(d->slot))) {
+            if (d->slot->gen == d->gen)
+                d->slot->dep_own = 0;
+            remove_at(i);
+        } else {
+            i++;
+        }
+    }
+}
+
 /* Entry di (new, or with an earlier point) against the receives already
  * matched: one posted after its point that took its send closes a cycle. */
 static void check_matched(int di)
@@ -207,6 +233,10 @@ static void learn(const mc_dep_id *ids, int n, uint64_t from, int kind, const mc
         if (ids[i].rank == mc_st.world_rank && (!d || !d->own))
             continue;
         if (d && d->from <= from)
+            continue;
+        /* Received here before the dependency arose: it closes nothing. */
+        const mc_dep_matched *m = d ? NULL : received_here(ids[i]);
+        if (m && m->posted <= from)
             continue;
         if (!d && !(d = add_entry()))
             continue;
@@ -318,6 +348,8 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
         next_serial = 1;
     e->serial = envelope_serial = next_serial;
     envelope_event = ++events;
+    if (ndeps)
+        prune_acked();
     if (!ndeps)
         return;
     int dest = mc_pcomm_world_rank(pc, e->dest);
@@ -380,6 +412,8 @@ static void send_completed(mc_prec *p)
     d->id = id;
     d->own = 1;
     d->comm = p->comm;
+    d->slot = s;
+    d->gen = s->gen;
     d->from = events;
     d->send = same(r->id, id) ? r->call : (mc_dep_call){.rank = mc_st.world_rank};
     d->send.peer = pc ? mc_pcomm_world_rank(pc, p->peer) : -1;
@@ -467,17 +501,17 @@ void mc_sync_matched(mc_prec *p)
     };
     if (!ndeps)
         return;
+    mc_dep_entry *d = find(m->id);
+    if (d) {
+        if (d->from < m->posted)
+            mc_dep_report(m, d);
+        remove_at((int)(d - deps));     /* received now: it closes no later cycle */
+    }
+    prune_acked();
     mc_dep_id ids[DEP_WIRE];
     int n = 0;
     for (int i = 0; i < ndeps; i++) {
-        mc_dep_entry *d = &deps[i];
-        if (same(d->id, m->id)) {
-            if (d->from < m->posted)
-                mc_dep_report(m, d);
-            remove_at(i);       /* received now: it closes no later cycle */
-            i--;
-            continue;
-        }
+        d = &deps[i];
         /* The sender's send completes, in the model, only once this
          * receive is posted: what this rank depended on then, it depends
          * on from that completion. Not for a buffered send (it never

@@ -40,7 +40,9 @@ typedef struct {
     uint64_t from;          /* events so far when it entered D */
     double since;           /* when it entered D (learned ones expire) */
     int own;                /* this rank's own send, let go unacknowledged ... */
-    MPI_Comm comm;          /* ... on this communicator */
+    MPI_Comm comm;          /* ... on this communicator, its envelope in slot while slot->gen == gen */
+    mc_env_slot *slot;
+    uint32_t gen;
     int kind;               /* learned: 1 notice, 2 data (syncmodel.c) */
     mc_dep_call send;       /* own: that send; learned: the send that brought it */
     mc_dep_call via;        /* learned: the receive that matched that send */
