@@ -64,67 +64,41 @@ static const char *site(const mc_call_text *ct, char *buf, size_t len)
 #define TAIL "The program went on only because MPI buffered a send that strict mode let go " \
              "while its receiver was busy; with larger messages or another MPI it hangs"
 
+/* Four calls, sends at even places: their texts and sites. */
+static void four(mc_call_text *calls, char (*sites)[96], const mc_dep_call *a, const mc_dep_call *b,
+                 const mc_dep_call *c, const mc_dep_call *d)
+{
+    const mc_dep_call *k[4] = {a, b, c, d};
+    for (int i = 0; i < 4; i++) {
+        call_text(&calls[i], k[i], i % 2 == 0);
+        site(&calls[i], sites[i], sizeof sites[i]);
+    }
+}
+
 void mc_dep_report(const mc_dep_matched *m, const mc_dep_entry *d)
 {
     int me = mc_st.world_rank, y = m->send.rank;
     mc_call_text calls[4];
-    char s0[96], s1[96], s2[96], s3[96];
+    char s[4][96];
     if (d->own) {
         /* A message of this rank to itself, received only after the send. */
         call_text(&calls[0], &d->send, 1);
         call_text(&calls[1], &m->recv, 0);
-        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, calls[0].call ? d->send.fn : m->recv.fn,
-                       d->send.caller, calls, 2,
+        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, d->send.fn, d->send.caller, calls, 2,
                        "potential deadlock: rank %d's %s at %s would wait forever if MPI did not buffer "
                        "it (strict mode: a send completes when its receive is posted): its receive at %s "
                        "is posted only after the send. " TAIL,
-                       me, calls[0].call, site(&calls[0], s0, sizeof s0), site(&calls[1], s1, sizeof s1));
+                       me, calls[0].call, site(&calls[0], s[0], sizeof s[0]), site(&calls[1], s[1], sizeof s[1]));
         return;
     }
-    if (d->kind == 2 && d->send.rank == y) {
-        /* One rank's two messages received in the other order. */
-        call_text(&calls[0], &m->send, 1);
-        call_text(&calls[1], &m->recv, 0);
-        call_text(&calls[2], &d->send, 1);
-        call_text(&calls[3], &d->via, 0);
-        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 4,
-                       "potential deadlock: ranks %d and %d (numbered in MPI_COMM_WORLD) would wait for "
-                       "each other forever if MPI did not buffer standard-mode sends (strict mode: a send "
-                       "completes when its receive is posted): rank %d's %s to rank %d at %s completes only "
-                       "once rank %d posts its receive at %s, which rank %d posts only after its receive at "
-                       "%s of the message rank %d sends after that send (%s at %s). " TAIL,
-                       y < me ? y : me, y < me ? me : y, y, calls[0].call, me, site(&calls[0], s0, sizeof s0),
-                       me, site(&calls[1], s1, sizeof s1), me, site(&calls[3], s3, sizeof s3), y,
-                       calls[2].call, site(&calls[2], s2, sizeof s2));
-        return;
-    }
-    if (d->kind == 2) {
-        /* Through the data: this rank received from z, which sent only
-         * after y's send had been received. */
-        call_text(&calls[0], &m->send, 1);
-        call_text(&calls[1], &m->recv, 0);
-        call_text(&calls[2], &d->send, 1);
-        call_text(&calls[3], &d->via, 0);
-        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 4,
-                       "potential deadlock: if MPI did not buffer standard-mode sends (strict mode: a send "
-                       "completes when its receive is posted), rank %d's %s to rank %d at %s would complete "
-                       "only once rank %d posts its receive at %s; rank %d reaches that receive only after "
-                       "its receive at %s of rank %d's %s at %s, which rank %d made only after rank %d's "
-                       "send had been received (through the messages between them): the ranks would wait "
-                       "for each other forever. " TAIL,
-                       y, calls[0].call, me, site(&calls[0], s0, sizeof s0), me, site(&calls[1], s1, sizeof s1),
-                       me, site(&calls[3], s3, sizeof s3), d->send.rank, calls[2].call,
-                       site(&calls[2], s2, sizeof s2), d->send.rank, y);
-        return;
-    }
-    if (d->via.rank == y) {
-        /* Two ranks: each one's send waits for the other's receive. */
-        int first_me = me < y;
-        call_text(&calls[first_me ? 0 : 2], &d->send, 1);
-        call_text(&calls[first_me ? 1 : 3], &m->recv, 0);
-        call_text(&calls[first_me ? 2 : 0], &m->send, 1);
-        call_text(&calls[first_me ? 3 : 1], &d->via, 0);
-        int a = first_me ? me : y, b = first_me ? y : me;
+    if (d->kind == 1 && d->via.rank == y) {
+        /* Two ranks: each one's send waits for the other's receive; the
+         * lower rank's send first, as the other rank writes it. */
+        int first_me = me < y, a = first_me ? me : y, b = first_me ? y : me;
+        if (first_me)
+            four(calls, s, &d->send, &m->recv, &m->send, &d->via);
+        else
+            four(calls, s, &m->send, &d->via, &d->send, &m->recv);
         const mc_dep_call *first = first_me ? &d->send : &m->send;
         mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, first->fn, first->caller ? first->caller : m->recv.caller,
                        calls, 4,
@@ -133,25 +107,45 @@ void mc_dep_report(const mc_dep_matched *m, const mc_dep_entry *d)
                        "a send completes when its receive is posted): rank %d's %s to rank %d at %s and "
                        "rank %d's %s to rank %d at %s each complete only once the other rank posts its "
                        "receive (at %s and %s), which it reaches only after its own send. " TAIL,
-                       a, b, a, calls[0].call, b, site(&calls[0], s0, sizeof s0), b, calls[2].call, a,
-                       site(&calls[2], s2, sizeof s2), site(&calls[3], s3, sizeof s3),
-                       site(&calls[1], s1, sizeof s1));
+                       a, b, a, calls[0].call, b, s[0], b, calls[2].call, a, s[2], s[3], s[1]);
         return;
     }
-    /* Longer: this rank's send to x completed only once x posted its
-     * receive, which x did only after y's send had been received. */
-    call_text(&calls[0], &m->send, 1);
-    call_text(&calls[1], &m->recv, 0);
-    call_text(&calls[2], &d->send, 1);
-    call_text(&calls[3], &d->via, 0);
-    mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 4,
-                   "potential deadlock: if MPI did not buffer standard-mode sends (strict mode: a send "
-                   "completes when its receive is posted), rank %d's %s to rank %d at %s would complete "
-                   "only once rank %d posts its receive at %s; rank %d reaches that receive only after "
-                   "its %s to rank %d at %s completed, which needed rank %d's receive at %s, and rank %d "
-                   "posted that receive only after rank %d's send had been received (through the "
-                   "messages between them): the ranks would wait for each other forever. " TAIL,
-                   y, calls[0].call, me, site(&calls[0], s0, sizeof s0), me, site(&calls[1], s1, sizeof s1),
-                   me, calls[2].call, d->via.rank, site(&calls[2], s2, sizeof s2), d->via.rank,
-                   site(&calls[3], s3, sizeof s3), d->via.rank, y);
+    /* The send that closes the cycle and its receive, then the link that
+     * brought the dependency: a send and its receive. */
+    four(calls, s, &m->send, &m->recv, &d->send, &d->via);
+    if (d->kind == 2 && d->send.rank == y)
+        /* One rank's two messages received in the other order. */
+        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 4,
+                       "potential deadlock: ranks %d and %d (numbered in MPI_COMM_WORLD) would wait for "
+                       "each other forever if MPI did not buffer standard-mode sends (strict mode: a send "
+                       "completes when its receive is posted): rank %d's %s to rank %d at %s completes only "
+                       "once rank %d posts its receive at %s, which rank %d posts only after its receive at "
+                       "%s of the message rank %d sends after that send (%s at %s). " TAIL,
+                       y < me ? y : me, y < me ? me : y, y, calls[0].call, me, s[0], me, s[1], me, s[3], y,
+                       calls[2].call, s[2]);
+    else if (d->kind == 2)
+        /* Through the data: this rank received from z, which sent only
+         * after y's send had been received. */
+        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 4,
+                       "potential deadlock: if MPI did not buffer standard-mode sends (strict mode: a send "
+                       "completes when its receive is posted), rank %d's %s to rank %d at %s would complete "
+                       "only once rank %d posts its receive at %s; rank %d reaches that receive only after "
+                       "its receive at %s of rank %d's %s at %s, which rank %d made only after rank %d's "
+                       "send had been received (through the messages between them): the ranks would wait "
+                       "for each other forever. " TAIL,
+                       y, calls[0].call, me, s[0], me, s[1], me, s[3], d->send.rank, calls[2].call, s[2],
+                       d->send.rank, y);
+    else
+        /* Through a notice: this rank's send to x completed only once x
+         * posted its receive, which x did only after y's send had been
+         * received. */
+        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 4,
+                       "potential deadlock: if MPI did not buffer standard-mode sends (strict mode: a send "
+                       "completes when its receive is posted), rank %d's %s to rank %d at %s would complete "
+                       "only once rank %d posts its receive at %s; rank %d reaches that receive only after "
+                       "its %s to rank %d at %s completed, which needed rank %d's receive at %s, and rank %d "
+                       "posted that receive only after rank %d's send had been received (through the "
+                       "messages between them): the ranks would wait for each other forever. " TAIL,
+                       y, calls[0].call, me, s[0], me, s[1], me, calls[2].call, d->via.rank, s[2], d->via.rank,
+                       s[3], d->via.rank, y);
 }

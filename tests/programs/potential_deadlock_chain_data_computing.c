@@ -1,4 +1,4 @@
-/* EXPECT: potential-deadlock  NP: 3  MODE: strict  TIMEOUT: 600  ONLY: yes  SAYS: rank+0's+MPI_Send+to+rank+1|of+rank+2's+MPI_Send */
+/* EXPECT: potential-deadlock  NP: 3  MODE: strict  TIMEOUT: 600  ONLY: yes  RANKS: 0,1,2  SAYS: wait+for+each+other+forever */
 /*
  * Checks: the model of synchronous sends along the data through a third
  * rank (docs/design.md, "Sends let go without their acknowledgment").

@@ -1,4 +1,4 @@
-/* EXPECT: potential-deadlock  NP: 2  MODE: strict  TIMEOUT: 600  ONLY: yes  SAYS: rank+0's+MPI_Send+to+rank+1|of+the+message+rank+0+sends+after+that+send */
+/* EXPECT: potential-deadlock  NP: 2  MODE: strict  TIMEOUT: 600  ONLY: yes  RANKS: 0,1  SAYS: wait+for+each+other+forever */
 /*
  * Checks: the model of synchronous sends through the data (docs/design.md,
  * "Sends let go without their acknowledgment"). Rank 0 MPI_Send's tag 10

@@ -1,4 +1,4 @@
-/* EXPECT: potential-deadlock  NP: 2  MODE: strict  TIMEOUT: 600  ONLY: yes  SAYS: ranks+0+and+1|each+complete+only+once+the+other+rank+posts+its+receive */
+/* EXPECT: potential-deadlock  NP: 2  MODE: strict  TIMEOUT: 600  ONLY: yes  RANKS: 0,1  SAYS: would+wait+for+each+other+forever */
 /*
  * Checks: strict mode's model of synchronous sends (docs/design.md, "Sends
  * let go without their acknowledgment"). Ranks 0 and 1 MPI_Send one int to
@@ -14,7 +14,10 @@
  * posted, and the cycle completes unseen. The timeout is 600 s and every
  * run is killed after 120 s, so only a verdict the model makes passes.
  * Both ranks may see the cycle (each let a send go): the finding is
- * written alike on both and folds into one.
+ * written alike on both and folds into one. On a machine so loaded that
+ * rank 0's early probe runs only after rank 1 has woken, the two sends
+ * wait for each other and the early probe reports the cycle itself (with
+ * its own words): either finding passes.
  */
 #include <mpi.h>
 #include <unistd.h>
