@@ -65,6 +65,8 @@
 #define DEP_DATA_WAIT_S 1.0 /* the longest a receive waits for the dependencies its envelope announced */
 #define DEP_MATCHED 64      /* recent matched receives, for dependencies that come late */
 #define DEP_LEARNED_TTL_S 60.0
+#define DEP_ACKED_TTL_S 1.0 /* an own entry stays this long after its acknowledgment was seen */
+#define DEP_QUICK_S 0.01    /* a send let go without waiting is told to third ranks only this late */
 #define DEP_MAGIC 0x4d434431u   /* "MCD1" */
 
 enum { KIND_NOTICE = 1, KIND_DATA = 2 };
@@ -162,13 +164,19 @@ static void remove_at(int i)
     deps[i] = deps[--ndeps];
 }
 
-/* Room for one more entry: the oldest learned one goes (a miss at most). */
+/* An entry that can go: learned, or own and acknowledged. */
+static int evictable(const mc_dep_entry *d)
+{
+    return !d->own || d->acked_at;
+}
+
+/* Room for one more entry: the oldest evictable one goes (a miss at most). */
 static mc_dep_entry *add_entry(void)
 {
     if (ndeps == MC_DEP_MAX) {
         int oldest = -1;
         for (int i = 0; i < ndeps; i++)
-            if (!deps[i].own && (oldest < 0 || deps[i].since < deps[oldest].since))
+            if (evictable(&deps[i]) && (oldest < 0 || deps[i].since < deps[oldest].since))
                 oldest = i;
         if (oldest < 0)
             return NULL;
@@ -189,21 +197,46 @@ static const mc_dep_matched *received_here(mc_dep_id id)
     return NULL;
 }
 
-/* Own entries whose envelope a mirror took since are no dependency any
- * more: dropped before D is told to anyone (a send let go is mostly
- * received soon after; telling it would cost a message for nothing). */
+/* The acknowledgment of an own entry's send was seen now. It says when
+ * the send was received in real time, not in the model: a receive this
+ * rank posted before it may still have been posted, in the model, while
+ * the send was not received (the receive that took it may be the one
+ * closing the cycle), so the entry stays for the receives posted and the
+ * sends started until now, and no later one. A send let go without
+ * waiting (quick) goes at once: such sends are many (a call site that
+ * no longer waits), and each is mostly received within milliseconds;
+ * a miss at most. */
+static void seen_acked(int i)
+{
+    if (deps[i].quick)
+        remove_at(i);
+    else if (!deps[i].acked_at) {
+        deps[i].acked_at = events;
+        deps[i].since = now_s();
+    }
+}
+
+/* Before D is told: own entries whose envelope a mirror took since (MPI is
+ * asked; nothing else runs). */
 static void prune_acked(void)
 {
     for (int i = 0; i < ndeps;) {
         mc_dep_entry *d = &deps[i];
-        if (d->own && (d->slot->gen != d->gen || mc_env_slot_matched(d->slot))) {
+        int n = ndeps;
+        if (d->own && !d->acked_at && (d->slot->gen != d->gen || mc_env_slot_matched(d->slot))) {
             if (d->slot->gen == d->gen)
                 d->slot->dep_own = 0;
-            remove_at(i);
-        } else {
-            i++;
+            seen_acked(i);
         }
+        if (ndeps == n)
+            i++;
     }
+}
+
+/* Whether d was in D at event e (a receive's posting, a send's start). */
+static int in_d_at(const mc_dep_entry *d, uint64_t e)
+{
+    return d->from < e && (!d->acked_at || d->acked_at >= e);
 }
 
 /* Entry di (new, or with an earlier point) against the receives already
@@ -293,6 +326,22 @@ static void take_pending(op_rec *r, int kind)
     }
 }
 
+/* Whether d may be told to rank now. A send its call site let go without
+ * waiting (the site stopped waiting for good) is mostly received within
+ * milliseconds; until then it is told only to its own destination, for
+ * which it closes the cycles of two ranks (a rank's sends fanned out to
+ * many, let go as they all are, would otherwise tell each rank of all
+ * the others'): a miss at most, for a cycle through a third rank that
+ * closes within DEP_QUICK_S. */
+static int may_tell(const mc_dep_entry *d, int rank, double *now)
+{
+    if (!d->own || !d->quick || d->send.peer == rank)
+        return 1;
+    if (*now == 0.0)
+        *now = now_s();
+    return *now - d->since >= DEP_QUICK_S;
+}
+
 static int told(int *list, int *n, int rank)
 {
     for (int i = 0; i < *n; i++)
@@ -357,6 +406,7 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
         return;
     mc_dep_id ids[DEP_WIRE];
     int n = 0;
+    double now = 0.0;
     for (int i = 0; i < ndeps && n < DEP_WIRE; i++) {
         mc_dep_entry *d = &deps[i];
         /* Not a send of this rank's to the same destination and tag on
@@ -365,7 +415,8 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
          * a stream of sends let go would tell one for each. */
         if (d->own && d->comm == pc->comm && d->send.peer == dest && d->send.tag == e->tag)
             continue;
-        if (d->from < envelope_event && d->id.rank != dest && !told(d->told_data, &d->ntold_data, dest))
+        if (in_d_at(d, envelope_event) && d->id.rank != dest && may_tell(d, dest, &now)
+            && !told(d->told_data, &d->ntold_data, dest))
             ids[n++] = d->id;
     }
     if (n && tell(dest, KIND_DATA, e->serial, e->fn, (e->flags & MC_ENV_FORTRAN) != 0, e->site_mod,
@@ -414,6 +465,8 @@ static void send_completed(mc_prec *p)
     d->comm = p->comm;
     d->slot = s;
     d->gen = s->gen;
+    d->quick = mc_dl_site_relaxed(p->caller);
+    d->acked_at = 0;
     d->from = events;
     d->send = same(r->id, id) ? r->call : (mc_dep_call){.rank = mc_st.world_rank};
     d->send.peer = pc ? mc_pcomm_world_rank(pc, p->peer) : -1;
@@ -425,8 +478,8 @@ void mc_sync_acked(uint32_t serial)
 {
     mc_dep_id id = {mc_st.world_rank, serial};
     mc_dep_entry *d = find(id);
-    if (d)
-        remove_at((int)(d - deps));
+    if (d && d->own)
+        seen_acked((int)(d - deps));
 }
 
 /* ---- receives --------------------------------------------------------------- */
@@ -510,14 +563,15 @@ void mc_sync_matched(mc_prec *p)
     prune_acked();
     mc_dep_id ids[DEP_WIRE];
     int n = 0;
+    double now = 0.0;
     for (int i = 0; i < ndeps; i++) {
         d = &deps[i];
         /* The sender's send completes, in the model, only once this
          * receive is posted: what this rank depended on then, it depends
          * on from that completion. Not for a buffered send (it never
          * waits), not about its own sends, not to this rank itself. */
-        if (d->from < m->posted && e->mode != MC_SEND_BUFFERED && d->id.rank != e->world_rank
-            && e->world_rank != mc_st.world_rank && n < DEP_WIRE
+        if (in_d_at(d, m->posted) && e->mode != MC_SEND_BUFFERED && d->id.rank != e->world_rank
+            && e->world_rank != mc_st.world_rank && n < DEP_WIRE && may_tell(d, e->world_rank, &now)
             && !told(d->told_notice, &d->ntold_notice, e->world_rank))
             ids[n++] = d->id;
     }
@@ -584,7 +638,8 @@ void mc_sync_service(void)
             i++;
     }
     for (int i = 0; i < ndeps;) {
-        if (!deps[i].own && t - deps[i].since > DEP_LEARNED_TTL_S)
+        const mc_dep_entry *d = &deps[i];
+        if ((!d->own && t - d->since > DEP_LEARNED_TTL_S) || (d->acked_at && t - d->since > DEP_ACKED_TTL_S))
             remove_at(i);
         else
             i++;

@@ -43,6 +43,8 @@ typedef struct {
     MPI_Comm comm;          /* ... on this communicator, its envelope in slot while slot->gen == gen */
     mc_env_slot *slot;
     uint32_t gen;
+    int quick;              /* own: let go without waiting, as its call site no longer waits */
+    uint64_t acked_at;      /* own, not quick: events when its acknowledgment was seen (0: not yet) */
     int kind;               /* learned: 1 notice, 2 data (syncmodel.c) */
     mc_dep_call send;       /* own: that send; learned: the send that brought it */
     mc_dep_call via;        /* learned: the receive that matched that send */
