@@ -14,7 +14,7 @@
  *
  * Every rank keeps D: sends of the job that, in the synchronous model,
  * must have been received before what it does from a point on ("from",
- * counted in its own events: receives posted and sends started). Entries
+ * counted in its own mc_dep_events: receives posted and sends started). Entries
  * come
  *  - from its own sends let go unacknowledged (at the program's completion
  *    of the send: what it does after comes after it in the model), and go
@@ -58,15 +58,12 @@
 #include "syncmodel.h"
 #include "state.h"
 
-#define DEP_WIRE 8          /* entries one message carries */
 #define DEP_SENT 256        /* this rank's recent strict sends, for notices about them */
 #define DEP_RECVD 64        /* its recent completed receives, for data that comes late */
 #define DEP_PENDING 64      /* messages about sends or receives not completed yet */
 #define DEP_DATA_WAIT_S 1.0 /* the longest a receive waits for the dependencies its envelope announced */
-#define DEP_MATCHED 64      /* recent matched receives, for dependencies that come late */
 #define DEP_LEARNED_TTL_S 60.0
 #define DEP_ACKED_TTL_S 1.0 /* an own entry stays this long after its acknowledgment was seen */
-#define DEP_QUICK_S 0.01    /* a send let go without waiting is told to third ranks only this late */
 #define DEP_MAGIC 0x4d434431u   /* "MCD1" */
 
 enum { KIND_NOTICE = 1, KIND_DATA = 2 };
@@ -77,7 +74,7 @@ typedef struct {            /* on the wire (world_dup, MC_WTAG_NOTICE; notice.c 
     int32_t kind, fn, fortran, tag;     /* the call that tells: the receive, or the send */
     uint64_t site_mod, site_off;
     int32_t n, pad_;
-    mc_dep_id e[DEP_WIRE];
+    mc_dep_id e[MC_DEP_WIRE];
 } dep_msg;
 _Static_assert(sizeof(dep_msg) <= MC_SYNC_MSG_MAX, "dep_msg too large");
 _Static_assert(sizeof(dep_msg) != 32, "dep_msg must differ in size from notice.c's message");
@@ -86,7 +83,7 @@ typedef struct {            /* a send of this rank, or a receive it completed */
     mc_dep_id id;
     int done;
     int got;                /* a receive: the sender's dependencies came */
-    uint64_t at;            /* events when the program completed it */
+    uint64_t at;            /* mc_dep_events when the program completed it */
     mc_dep_call call;
 } op_rec;
 
@@ -103,27 +100,15 @@ typedef struct out_msg {
 } out_msg;
 
 static uint32_t next_serial;
-static uint64_t events;             /* receives posted and sends started (the model's clock) */
 static uint32_t envelope_serial;    /* the last envelope numbered, and its send's event */
 static uint64_t envelope_event;
-static mc_dep_entry deps[MC_DEP_MAX];
-static int ndeps;
 static op_rec sent[DEP_SENT];       /* by serial */
 static op_rec recvd[DEP_RECVD];     /* newest at recvd_next - 1 */
 static int recvd_next;
 static pending_msg pending[DEP_PENDING];
 static int npending;
 static int dropped;                 /* messages that found pending full: no receive waits for them */
-static mc_dep_matched matched[DEP_MATCHED];
-static int nmatched, matched_next;
 static out_msg *outgoing;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int rank_off;                /* mc_sync_wildcard */
 
@@ -142,146 +127,8 @@ void mc_sync_wildcard(void)
     if (rank_off)
         return;
     rank_off = 1;
-    ndeps = 0;
+    mc_ndeps = 0;
     npending = 0;
-}
-
-static int same(mc_dep_id a, mc_dep_id b)
-{
-    return a.rank == b.rank && a.serial == b.serial;
-}
-
-static mc_dep_entry *find(mc_dep_id id)
-{
-    for (int i = 0; i < ndeps; i++)
-        if (same(deps[i].id, id))
-            return &deps[i];
-    return NULL;
-}
-
-static void remove_at(int i)
-{
-    deps[i] = deps[--ndeps];
-}
-
-/* An entry that can go: learned, or own and acknowledged. */
-static int evictable(const mc_dep_entry *d)
-{
-    return !d->own || d->acked_at;
-}
-
-/* Room for one more entry: the oldest evictable one goes (a miss at most). */
-static mc_dep_entry *add_entry(void)
-{
-    if (ndeps == MC_DEP_MAX) {
-        int oldest = -1;
-        for (int i = 0; i < ndeps; i++)
-            if (evictable(&deps[i]) && (oldest < 0 || deps[i].since < deps[oldest].since))
-                oldest = i;
-        if (oldest < 0)
-            return NULL;
-        remove_at(oldest);
-    }
-    mc_dep_entry *d = &deps[ndeps++];
-    memset(d, 0, sizeof *d);
-    d->since = now_s();
-    return d;
-}
-
-/* A receive of this rank's among the last matched that took send id. */
-static const mc_dep_matched *received_here(mc_dep_id id)
-{
-    for (int k = 0; k < nmatched; k++)
-        if (same(matched[k].id, id))
-            return &matched[k];
-    return NULL;
-}
-
-/* The acknowledgment of an own entry's send was seen now. It says when
- * the send was received in real time, not in the model: a receive this
- * rank posted before it may still have been posted, in the model, while
- * the send was not received (the receive that took it may be the one
- * closing the cycle), so the entry stays for the receives posted and the
- * sends started until now, and no later one. A send let go without
- * waiting (quick) goes at once: such sends are many (a call site that
- * no longer waits), and each is mostly received within milliseconds;
- * a miss at most. */
-static void seen_acked(int i)
-{
-    if (deps[i].quick)
-        remove_at(i);
-    else if (!deps[i].acked_at) {
-        deps[i].acked_at = events;
-        deps[i].since = now_s();
-    }
-}
-
-/* Before D is told: own entries whose envelope a mirror took since (MPI is
- * asked; nothing else runs). */
-static void prune_acked(void)
-{
-    for (int i = 0; i < ndeps;) {
-        mc_dep_entry *d = &deps[i];
-        int n = ndeps;
-        if (d->own && !d->acked_at && (d->slot->gen != d->gen || mc_env_slot_matched(d->slot))) {
-            if (d->slot->gen == d->gen)
-                d->slot->dep_own = 0;
-            seen_acked(i);
-        }
-        if (ndeps == n)
-            i++;
-    }
-}
-
-/* Whether d was in D at event e (a receive's posting, a send's start). */
-static int in_d_at(const mc_dep_entry *d, uint64_t e)
-{
-    return d->from < e && (!d->acked_at || d->acked_at >= e);
-}
-
-/* Entry di (new, or with an earlier point) against the receives already
- * matched: one posted after its point that took its send closes a cycle. */
-static void check_matched(int di)
-{
-    for (int k = 0; k < nmatched; k++) {
-        const mc_dep_matched *m = &matched[k];
-        if (same(m->id, deps[di].id) && m->posted > deps[di].from) {
-            mc_dep_report(m, &deps[di]);
-            remove_at(di);      /* reported once */
-            return;
-        }
-    }
-}
-
-/* What a rank told: ids, which this rank depends on from its event "from"
- * on, through send and via (syncmodel.h). */
-static void learn(const mc_dep_id *ids, int n, uint64_t from, int kind, const mc_dep_call *send,
-                  const mc_dep_call *via)
-{
-    for (int i = 0; i < n && i < DEP_WIRE; i++) {
-        mc_dep_entry *d = find(ids[i]);
-        /* Of this rank's own sends only those still let go count: the
-         * others were received (or never let go, so received before they
-         * completed). */
-        if (ids[i].rank == mc_st.world_rank && (!d || !d->own))
-            continue;
-        if (d && d->from <= from)
-            continue;
-        /* Received here before the dependency arose: it closes nothing. */
-        const mc_dep_matched *m = d ? NULL : received_here(ids[i]);
-        if (m && m->posted <= from)
-            continue;
-        if (!d && !(d = add_entry()))
-            continue;
-        d->id = ids[i];
-        d->from = from;
-        if (!d->own) {
-            d->kind = kind;
-            d->send = *send;
-            d->via = *via;
-        }
-        check_matched((int)(d - deps));
-    }
 }
 
 /* The calling rank's call of a message (fn and site), as k. */
@@ -304,10 +151,10 @@ static void apply(op_rec *r, int source, const dep_msg *m)
     msg_call(&other, source, m, mc_st.world_rank);
     mine.peer = source;
     if (m->kind == KIND_NOTICE) {
-        learn(m->e, m->n, r->at, KIND_NOTICE, &mine, &other);
+        mc_dep_learn(m->e, m->n, r->at, KIND_NOTICE, &mine, &other);
     } else {
         r->got = 1;
-        learn(m->e, m->n, r->at, KIND_DATA, &other, &mine);
+        mc_dep_learn(m->e, m->n, r->at, KIND_DATA, &other, &mine);
     }
 }
 
@@ -324,34 +171,6 @@ static void take_pending(op_rec *r, int kind)
             i++;
         }
     }
-}
-
-/* Whether d may be told to rank now. A send its call site let go without
- * waiting (the site stopped waiting for good) is mostly received within
- * milliseconds; until then it is told only to its own destination, for
- * which it closes the cycles of two ranks (a rank's sends fanned out to
- * many, let go as they all are, would otherwise tell each rank of all
- * the others'): a miss at most, for a cycle through a third rank that
- * closes within DEP_QUICK_S. */
-static int may_tell(const mc_dep_entry *d, int rank, double *now)
-{
-    if (!d->own || !d->quick || d->send.peer == rank)
-        return 1;
-    if (*now == 0.0)
-        *now = now_s();
-    return *now - d->since >= DEP_QUICK_S;
-}
-
-static int told(int *list, int *n, int rank)
-{
-    for (int i = 0; i < *n; i++)
-        if (list[i] == rank)
-            return 1;
-    /* Told as many ranks as it keeps: it tells no more (a miss at most). */
-    if (*n == MC_DEP_TOLD)
-        return 1;
-    list[(*n)++] = rank;
-    return 0;
 }
 
 /* Sends ids to dest, about the call fn at (site_mod, site_off); 1 when sent. */
@@ -396,27 +215,27 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
     if (++next_serial == 0)
         next_serial = 1;
     e->serial = envelope_serial = next_serial;
-    envelope_event = ++events;
-    if (ndeps)
-        prune_acked();
-    if (!ndeps)
+    envelope_event = ++mc_dep_events;
+    if (mc_ndeps)
+        mc_dep_prune_acked();
+    if (!mc_ndeps)
         return;
     int dest = mc_pcomm_world_rank(pc, e->dest);
     if (dest < 0 || dest == mc_st.world_rank)
         return;
-    mc_dep_id ids[DEP_WIRE];
+    mc_dep_id ids[MC_DEP_WIRE];
     int n = 0;
     double now = 0.0;
-    for (int i = 0; i < ndeps && n < DEP_WIRE; i++) {
-        mc_dep_entry *d = &deps[i];
+    for (int i = 0; i < mc_ndeps && n < MC_DEP_WIRE; i++) {
+        mc_dep_entry *d = &mc_deps[i];
         /* Not a send of this rank's to the same destination and tag on
          * this communicator: any receive that takes this message takes
          * that one first (non-overtaking), so it can close no cycle, and
          * a stream of sends let go would tell one for each. */
         if (d->own && d->comm == pc->comm && d->send.peer == dest && d->send.tag == e->tag)
             continue;
-        if (in_d_at(d, envelope_event) && d->id.rank != dest && may_tell(d, dest, &now)
-            && !told(d->told_data, &d->ntold_data, dest))
+        if (mc_dep_in_at(d, envelope_event) && d->id.rank != dest && mc_dep_may_tell(d, dest, &now)
+            && !mc_dep_told(d->told_data, &d->ntold_data, dest))
             ids[n++] = d->id;
     }
     if (n && tell(dest, KIND_DATA, e->serial, e->fn, (e->flags & MC_ENV_FORTRAN) != 0, e->site_mod,
@@ -446,7 +265,7 @@ static void send_completed(mc_prec *p)
     op_rec *r = &sent[p->dep_serial % DEP_SENT];
     if (r->id.serial == p->dep_serial && !r->done) {
         r->done = 1;
-        r->at = events;
+        r->at = mc_dep_events;
         take_pending(r, KIND_NOTICE);
     }
     /* Let go: its envelope's slot is still this send's and not done. A
@@ -456,8 +275,8 @@ static void send_completed(mc_prec *p)
     if (!s || s->gen != p->wgen || mc_env_slot_done(s) || mc_dl_site_reported(p->caller))
         return;
     mc_dep_id id = {mc_st.world_rank, p->dep_serial};
-    mc_dep_entry *d = find(id);
-    if (!d && !(d = add_entry()))
+    mc_dep_entry *d = mc_dep_find(id);
+    if (!d && !(d = mc_dep_add()))
         return;
     mc_pcomm *pc = mc_pcomm_get(p->comm);
     d->id = id;
@@ -467,26 +286,26 @@ static void send_completed(mc_prec *p)
     d->gen = s->gen;
     d->quick = mc_dl_site_relaxed(p->caller);
     d->acked_at = 0;
-    d->from = events;
-    d->send = same(r->id, id) ? r->call : (mc_dep_call){.rank = mc_st.world_rank};
+    d->from = mc_dep_events;
+    d->send = mc_dep_same(r->id, id) ? r->call : (mc_dep_call){.rank = mc_st.world_rank};
     d->send.peer = pc ? mc_pcomm_world_rank(pc, p->peer) : -1;
     s->dep_own = 1;
-    check_matched((int)(d - deps));
+    mc_dep_check_matched((int)(d - mc_deps));
 }
 
 void mc_sync_acked(uint32_t serial)
 {
     mc_dep_id id = {mc_st.world_rank, serial};
-    mc_dep_entry *d = find(id);
+    mc_dep_entry *d = mc_dep_find(id);
     if (d && d->own)
-        seen_acked((int)(d - deps));
+        mc_dep_seen_acked((int)(d - mc_deps));
 }
 
 /* ---- receives --------------------------------------------------------------- */
 
 uint64_t mc_sync_posting(mc_pcomm *pc)
 {
-    return mc_eng_strict && modelled(pc) ? ++events : 0;
+    return mc_eng_strict && modelled(pc) ? ++mc_dep_events : 0;
 }
 
 /* A receive whose envelope says the sender told it dependencies (the
@@ -502,7 +321,7 @@ static void recv_completed(mc_prec *p)
     *r = (op_rec){
         .id = {e->world_rank, e->serial},
         .done = 1,
-        .at = events,
+        .at = mc_dep_events,
         .call = {.rank = mc_st.world_rank, .fn = p->fn, .fortran = (p->fortran & MC_LANG_FORTRAN) != 0,
                  .caller = p->caller, .peer = e->world_rank, .tag = e->tag},
     };
@@ -512,8 +331,8 @@ static void recv_completed(mc_prec *p)
      * program goes on (its next send must carry them). They are on their
      * way; a bounded wait, never a hang. */
     if (!r->got && !dropped) {
-        double until = now_s() + DEP_DATA_WAIT_S;
-        while (!r->got && now_s() < until)
+        double until = mc_dep_now() + DEP_DATA_WAIT_S;
+        while (!r->got && mc_dep_now() < until)
             if (!mc_notice_take_from(e->world_rank))
                 sched_yield();
     }
@@ -540,10 +359,7 @@ void mc_sync_matched(mc_prec *p)
     const mc_env *e = &p->env;
     if (rank_off || e->magic != MC_ENV_MAGIC || !e->serial)
         return;
-    mc_dep_matched *m = &matched[matched_next];
-    matched_next = (matched_next + 1) % DEP_MATCHED;
-    if (nmatched < DEP_MATCHED)
-        nmatched++;
+    mc_dep_matched *m = mc_dep_match_slot();
     *m = (mc_dep_matched){
         .id = {e->world_rank, e->serial},
         .posted = p->dep_posted,
@@ -552,27 +368,27 @@ void mc_sync_matched(mc_prec *p)
         .send = {.rank = e->world_rank, .fn = e->fn, .fortran = (e->flags & MC_ENV_FORTRAN) != 0,
                  .site_mod = e->site_mod, .site_off = e->site_off, .peer = mc_st.world_rank, .tag = e->tag},
     };
-    if (!ndeps)
+    if (!mc_ndeps)
         return;
-    mc_dep_entry *d = find(m->id);
+    mc_dep_entry *d = mc_dep_find(m->id);
     if (d) {
         if (d->from < m->posted)
             mc_dep_report(m, d);
-        remove_at((int)(d - deps));     /* received now: it closes no later cycle */
+        mc_dep_remove((int)(d - mc_deps));     /* received now: it closes no later cycle */
     }
-    prune_acked();
-    mc_dep_id ids[DEP_WIRE];
+    mc_dep_prune_acked();
+    mc_dep_id ids[MC_DEP_WIRE];
     int n = 0;
     double now = 0.0;
-    for (int i = 0; i < ndeps; i++) {
-        d = &deps[i];
+    for (int i = 0; i < mc_ndeps; i++) {
+        d = &mc_deps[i];
         /* The sender's send completes, in the model, only once this
          * receive is posted: what this rank depended on then, it depends
          * on from that completion. Not for a buffered send (it never
          * waits), not about its own sends, not to this rank itself. */
-        if (in_d_at(d, m->posted) && e->mode != MC_SEND_BUFFERED && d->id.rank != e->world_rank
-            && e->world_rank != mc_st.world_rank && n < DEP_WIRE && may_tell(d, e->world_rank, &now)
-            && !told(d->told_notice, &d->ntold_notice, e->world_rank))
+        if (mc_dep_in_at(d, m->posted) && e->mode != MC_SEND_BUFFERED && d->id.rank != e->world_rank
+            && e->world_rank != mc_st.world_rank && n < MC_DEP_WIRE && mc_dep_may_tell(d, e->world_rank, &now)
+            && !mc_dep_told(d->told_notice, &d->ntold_notice, e->world_rank))
             ids[n++] = d->id;
     }
     if (!n)
@@ -590,7 +406,7 @@ void mc_sync_notice(int source, const void *buf, int len)
     if (rank_off || len != (int)sizeof m)
         return;
     memcpy(&m, buf, sizeof m);
-    if (m.magic != DEP_MAGIC || m.n <= 0 || m.n > DEP_WIRE)
+    if (m.magic != DEP_MAGIC || m.n <= 0 || m.n > MC_DEP_WIRE)
         return;
     op_rec *r = NULL;
     if (m.kind == KIND_NOTICE) {
@@ -608,7 +424,7 @@ void mc_sync_notice(int source, const void *buf, int len)
         apply(r, source, &m);
     } else if (npending < DEP_PENDING) {
         pending[npending].source = source;
-        pending[npending].since = now_s();
+        pending[npending].since = mc_dep_now();
         pending[npending++].msg = m;
     } else {
         dropped = 1;
@@ -628,19 +444,19 @@ void mc_sync_service(void)
             pp = &o->next;
         }
     }
-    if (!ndeps && !npending)
+    if (!mc_ndeps && !npending)
         return;
-    double t = now_s();
+    double t = mc_dep_now();
     for (int i = 0; i < npending;) {
         if (t - pending[i].since > DEP_LEARNED_TTL_S)
             pending[i] = pending[--npending];
         else
             i++;
     }
-    for (int i = 0; i < ndeps;) {
-        const mc_dep_entry *d = &deps[i];
+    for (int i = 0; i < mc_ndeps;) {
+        const mc_dep_entry *d = &mc_deps[i];
         if ((!d->own && t - d->since > DEP_LEARNED_TTL_S) || (d->acked_at && t - d->since > DEP_ACKED_TTL_S))
-            remove_at(i);
+            mc_dep_remove(i);
         else
             i++;
     }

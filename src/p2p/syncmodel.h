@@ -28,6 +28,7 @@ typedef struct {
 
 #define MC_DEP_MAX 32        /* entries of D; the oldest learned one makes room */
 #define MC_DEP_TOLD 8        /* ranks an entry is told to, each way */
+#define MC_DEP_WIRE 8        /* entries one message of the model carries */
 
 /* An entry of D: in the synchronous model, whatever this rank does after
  * its event "from" (receives posted, sends started) happens only once
@@ -59,6 +60,33 @@ typedef struct {
     mc_dep_call recv;       /* the receive */
     mc_dep_call send;       /* the send, as its envelope tells it */
 } mc_dep_matched;
+
+/* syncdeps.c: the set D (mc_deps[0 .. mc_ndeps-1]) and the model's clock
+ * (receives posted and sends started so far). */
+extern mc_dep_entry mc_deps[MC_DEP_MAX];
+extern int mc_ndeps;
+extern uint64_t mc_dep_events;
+double mc_dep_now(void);
+int mc_dep_same(mc_dep_id a, mc_dep_id b);
+mc_dep_entry *mc_dep_find(mc_dep_id id);
+void mc_dep_remove(int i);
+mc_dep_entry *mc_dep_add(void);                 /* NULL: no room */
+/* The acknowledgment of own entry i was seen now; before D is told, the
+ * acknowledgments MPI has for own entries. */
+void mc_dep_seen_acked(int i);
+void mc_dep_prune_acked(void);
+int mc_dep_in_at(const mc_dep_entry *d, uint64_t e);   /* d was in D at event e */
+/* The next place for a matched receive (the last 64 are kept); entry di
+ * against them (reports a cycle and drops it); what another rank told:
+ * ids from this rank's event "from" on, brought by send and via. */
+mc_dep_matched *mc_dep_match_slot(void);
+void mc_dep_check_matched(int di);
+void mc_dep_learn(const mc_dep_id *ids, int n, uint64_t from, int kind, const mc_dep_call *send,
+                  const mc_dep_call *via);
+/* Whether d may be told to rank now (*now: the time, taken once when
+ * needed); whether rank was told already from list (marks it). */
+int mc_dep_may_tell(const mc_dep_entry *d, int rank, double *now);
+int mc_dep_told(int *list, int *n, int rank);
 
 /* syncmodel_report.c: a potential deadlock the model found: receive m took
  * the send of entry d, which this rank depended on when it posted m. */
