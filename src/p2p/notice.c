@@ -50,7 +50,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "p2p.h"        /* uthash, with the object table's hash of two 64-bit words */
 #include "p2p_internal.h"
 #include "siteset.h"
@@ -93,13 +92,6 @@ static peer_rec *peers;
 static mc_siteset away_sites;       /* receive call sites whose receives wait while the program computes */
 static notice_out *inflight, *spare;
 static int ninflight;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int eligible(const mc_pcomm *pc)
 {
@@ -213,7 +205,7 @@ void mc_notice_posted(mc_pcomm *pc, mc_prec *p, int blocking)
      * The first look at such a receive by a completion call decides
      * (mc_notice_first_look). */
     if (!mc_siteset_has(&away_sites, p->caller)) {
-        p->posted_at = now_s();
+        p->posted_at = mc_eng_now();
         return;
     }
     /* Even when the envelope is already here (MPI then acknowledges at
@@ -254,7 +246,7 @@ void mc_notice_posted(mc_pcomm *pc, mc_prec *p, int blocking)
  * send notices. */
 void mc_notice_first_look(mc_prec *p)
 {
-    if (now_s() - p->posted_at > MC_NOTICE_AWAY_S)
+    if (mc_eng_now() - p->posted_at > MC_NOTICE_AWAY_S)
         mc_siteset_add(&away_sites, p->caller);
     p->posted_at = 0.0;
 }

@@ -7,7 +7,6 @@
  * throughout.
  */
 #include <string.h>
-#include <time.h>
 #include "p2p_internal.h"
 #include "syncmodel.h"
 #include "state.h"
@@ -20,13 +19,6 @@ int mc_ndeps;
 uint64_t mc_dep_events;
 static mc_dep_matched matched[DEP_MATCHED];
 static int nmatched, matched_next;
-
-double mc_dep_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 mc_dep_matched *mc_dep_match_slot(void)
 {
@@ -75,7 +67,7 @@ mc_dep_entry *mc_dep_add(void)
     }
     mc_dep_entry *d = &mc_deps[mc_ndeps++];
     memset(d, 0, sizeof *d);
-    d->since = mc_dep_now();
+    d->since = mc_eng_now();
     return d;
 }
 
@@ -103,7 +95,7 @@ void mc_dep_seen_acked(int i)
         mc_dep_remove(i);
     else if (!mc_deps[i].acked_at) {
         mc_deps[i].acked_at = mc_dep_events;
-        mc_deps[i].since = mc_dep_now();
+        mc_deps[i].since = mc_eng_now();
     }
 }
 
@@ -175,7 +167,6 @@ void mc_dep_learn(const mc_dep_id *ids, int n, uint64_t from, int kind, const mc
     }
 }
 
-
 /* Whether d may be told to rank now. A send its call site let go without
  * waiting (the site stopped waiting for good) is mostly received within
  * milliseconds; until then it is told only to its own destination, for
@@ -188,7 +179,7 @@ int mc_dep_may_tell(const mc_dep_entry *d, int rank, double *now)
     if (!d->own || !d->quick || d->send.peer == rank)
         return 1;
     if (*now == 0.0)
-        *now = mc_dep_now();
+        *now = mc_eng_now();
     return *now - d->since >= DEP_QUICK_S;
 }
 

@@ -52,7 +52,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "p2p_internal.h"
 #include "skipped.h"     /* mc_malloc */
 #include "syncmodel.h"
@@ -331,8 +330,8 @@ static void recv_completed(mc_prec *p)
      * program goes on (its next send must carry them). They are on their
      * way; a bounded wait, never a hang. */
     if (!r->got && !dropped) {
-        double until = mc_dep_now() + DEP_DATA_WAIT_S;
-        while (!r->got && mc_dep_now() < until)
+        double until = mc_eng_now() + DEP_DATA_WAIT_S;
+        while (!r->got && mc_eng_now() < until)
             if (!mc_notice_take_from(e->world_rank))
                 sched_yield();
     }
@@ -424,7 +423,7 @@ void mc_sync_notice(int source, const void *buf, int len)
         apply(r, source, &m);
     } else if (npending < DEP_PENDING) {
         pending[npending].source = source;
-        pending[npending].since = mc_dep_now();
+        pending[npending].since = mc_eng_now();
         pending[npending++].msg = m;
     } else {
         dropped = 1;
@@ -446,7 +445,7 @@ void mc_sync_service(void)
     }
     if (!mc_ndeps && !npending)
         return;
-    double t = mc_dep_now();
+    double t = mc_eng_now();
     for (int i = 0; i < npending;) {
         if (t - pending[i].since > DEP_LEARNED_TTL_S)
             pending[i] = pending[--npending];

@@ -66,7 +66,6 @@ typedef struct {
 extern mc_dep_entry mc_deps[MC_DEP_MAX];
 extern int mc_ndeps;
 extern uint64_t mc_dep_events;
-double mc_dep_now(void);
 int mc_dep_same(mc_dep_id a, mc_dep_id b);
 mc_dep_entry *mc_dep_find(mc_dep_id id);
 void mc_dep_remove(int i);

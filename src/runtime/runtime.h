@@ -296,6 +296,9 @@ extern int mc_eng_strict;       /* strict mode asked for (--mode=strict, the def
  * besides the main one. */
 int mc_eng_strict_now(void);
 
+/* Seconds on the monotonic clock (the engine's, the detector's, p2p's). */
+double mc_eng_now(void);
+
 /* Lock of the engine's tables (MPI_THREAD_MULTIPLE only). */
 void mc_eng_lock(void);
 void mc_eng_unlock(void);

@@ -11,8 +11,6 @@
 /* engine.c: whether requests the application freed while active are still
  * driven to completion. */
 int mc_eng_has_orphans(void);
-/* engine.c: seconds on the monotonic clock (the engine's and the detector's). */
-double mc_eng_now(void);
 
 /* bufwatch.c: buffer-modified. The end functions compare and report: the
  * program's call c completed the send, or MPI finished a freed one. The
