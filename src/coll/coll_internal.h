@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <mpi.h>
 #include "coll.h"
+#include "hooks.h"     /* MC_COLL_DEPS_BYTES */
 #include "stack.h"
 
 /* What one member sends to or receives from one peer. */
@@ -19,7 +20,7 @@ typedef struct {
 } mc_part;
 
 /* Stages of a handshake. */
-enum { HS_REDUCE, HS_VEXCH, HS_REDUCE2, HS_DSIZE, HS_DDATA, HS_DONE };
+enum { HS_REDUCE, HS_VEXCH, HS_REDUCE2, HS_DSIZE, HS_DDATA, HS_DEPS, HS_DONE };
 
 
 /* hs_p2p.c: collectives a communicator has before its handshakes go by
@@ -77,6 +78,11 @@ typedef struct hs {
     int p2p_nsend;          /* int64 values sent: the record, plus the data when folded */
     int64_t p2p_acc[MC_CR_INTRA_SLOTS + MC_HS_FOLD_MAX / 8];
     int64_t p2p_in[MC_CR_INTRA_SLOTS + MC_HS_FOLD_MAX / 8];
+    /* Blocking, after a clean verdict: some member has dependencies of
+     * strict mode's model of synchronous sends to tell (MC_CR_DEPS), and
+     * the reduction that tells them (p2p/synccoll.c). */
+    int deps;
+    int64_t deps_mine[MC_COLL_DEPS_BYTES / 8], deps_all[MC_COLL_DEPS_BYTES / 8];
 } hs_t;
 
 mc_part mc_part_of(MPI_Datatype t, MPI_Count n);

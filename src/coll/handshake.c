@@ -65,6 +65,17 @@ static int one_stage(const hs_t *h)
     return mc_collrec_get(&h->all, MC_CR_ONESTAGE, &lo, &hi) && hi > 0;
 }
 
+/* Whether a blocking handshake ends with the reduction of the model of
+ * synchronous sends (p2p/synccoll.c): some member entered with
+ * dependencies to tell (decided from the first combined record, so every
+ * member agrees). */
+static int wants_deps(const hs_t *h)
+{
+    int64_t lo, hi;
+    return !h->inter && !one_stage(h) && mc_collrec_get(&h->all, MC_CR_DEPS, &lo, &hi) && hi > 0
+           && mc_p2p_hook.coll_deps_start && mc_p2p_hook.coll_deps_end;
+}
+
 /* Runs the handshake as far as it can without waiting. 1 when it is done. */
 static int advance(hs_t *h)
 {
@@ -98,6 +109,8 @@ static int advance(hs_t *h)
         case HS_REDUCE:
         case HS_REDUCE2:
             h->verdict = mc_collrec_verdict(&h->all, h->inter);
+            if (h->stage == HS_REDUCE)
+                h->deps = wants_deps(h);
             if (one_stage(h)) {
                 /* Nonblocking: one stage only. Its reduction was started in
                  * the call, in call order; a second collective started now
@@ -114,10 +127,18 @@ static int advance(hs_t *h)
             } else if (h->verdict) {
                 h->stage = HS_DSIZE;
                 rc = mc_hs_start_details(h);
+            } else if (h->deps) {
+                h->stage = HS_DEPS;
+                rc = mc_p2p_hook.coll_deps_start(h->comm, h->flat, h->deps_mine, h->deps_all, &h->req);
             } else {
                 h->stage = HS_DONE;
                 h->clean = 1;
             }
+            break;
+        case HS_DEPS:
+            mc_p2p_hook.coll_deps_end(h->comm, h->deps_all, h->call);
+            h->stage = HS_DONE;
+            h->clean = 1;
             break;
         case HS_VEXCH:
             mc_vexch_judge(h);
@@ -408,6 +429,8 @@ void mc_coll_enter(mc_call *c)
         mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     if (!blocking)
         mc_collrec_put(&h->mine, MC_CR_ONESTAGE, 1);
+    else if (!h->inter && mc_p2p_hook.coll_deps_enter && mc_p2p_hook.coll_deps_enter(pc))
+        mc_collrec_put(&h->mine, MC_CR_DEPS, 1);
     if (!blocking) {
         /* Everything a later report needs, taken now. */
         mc_hs_summarize(h, c);

@@ -242,6 +242,9 @@ void mc_p2p_register(void)
         .env_slot_done = mc_env_slot_done,
         .env_unacked = mc_env_unacked,
         .completed = mc_sync_completed,
+        .coll_deps_enter = mc_sync_coll_enter,
+        .coll_deps_start = mc_sync_coll_start,
+        .coll_deps_end = mc_sync_coll_end,
         .lost_report = mc_lost_report,
     };
 }

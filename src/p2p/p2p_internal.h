@@ -105,6 +105,10 @@ void mc_sync_matched(mc_prec *p);
 void mc_sync_acked(uint32_t serial);
 void mc_sync_notice(int source, const void *buf, int len);
 void mc_sync_service(void);
+/* A blocking collective (synccoll.c): the coll_deps_* hooks (hooks.h). */
+int mc_sync_coll_enter(mc_pcomm *pc);
+int mc_sync_coll_start(MPI_Comm comm, MPI_Comm flat, void *mine, void *all, MPI_Request *req);
+void mc_sync_coll_end(MPI_Comm comm, const void *all, const mc_call *c);
 /* A receive or probe with MPI_ANY_SOURCE, or a cancelled receive: which
  * message it takes may differ with synchronous sends, so the rank's path
  * may too; the model stops following this rank (it forgets D, and its

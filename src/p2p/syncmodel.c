@@ -65,7 +65,7 @@
 #define DEP_ACKED_TTL_S 1.0 /* an own entry stays this long after its acknowledgment was seen */
 #define DEP_MAGIC 0x4d434431u   /* "MCD1" */
 
-enum { KIND_NOTICE = 1, KIND_DATA = 2 };
+enum { KIND_NOTICE = MC_DEP_NOTICE, KIND_DATA = MC_DEP_DATA };
 
 typedef struct {            /* on the wire (world_dup, MC_WTAG_NOTICE; notice.c takes it in) */
     uint32_t magic;
@@ -111,7 +111,7 @@ static out_msg *outgoing;
 
 static int rank_off;                /* mc_sync_wildcard */
 
-static int modelled(const mc_pcomm *pc)
+int mc_sync_modelled(const mc_pcomm *pc)
 {
     return !rank_off && mc_eng_strict_now() && !pc->spans_worlds && mc_st.world_dup != MPI_COMM_NULL;
 }
@@ -209,7 +209,7 @@ static int tell(int dest, int kind, uint32_t serial, int fn, int fortran, uint64
  * their own; the envelope's flag tells the receiver to wait for it. */
 void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
 {
-    if (!modelled(pc))
+    if (!mc_sync_modelled(pc))
         return;
     if (++next_serial == 0)
         next_serial = 1;
@@ -304,7 +304,7 @@ void mc_sync_acked(uint32_t serial)
 
 uint64_t mc_sync_posting(mc_pcomm *pc)
 {
-    return mc_eng_strict && modelled(pc) ? ++mc_dep_events : 0;
+    return mc_eng_strict && mc_sync_modelled(pc) ? ++mc_dep_events : 0;
 }
 
 /* A receive whose envelope says the sender told it dependencies (the

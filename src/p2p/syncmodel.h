@@ -24,11 +24,15 @@ typedef struct {
     const void *caller;     /* this rank's call site, or NULL ... */
     uint64_t site_mod, site_off;    /* ... another rank's */
     int peer, tag;          /* world rank of the other end (-1: any), tag */
+    int coll;               /* 1: a collective (no peer, no tag) */
 } mc_dep_call;
 
 #define MC_DEP_MAX 32        /* entries of D; the oldest learned one makes room */
 #define MC_DEP_TOLD 8        /* ranks an entry is told to, each way */
 #define MC_DEP_WIRE 8        /* entries one message of the model carries */
+
+/* How a learned entry came: a notice, the data, a blocking collective. */
+enum { MC_DEP_NOTICE = 1, MC_DEP_DATA = 2, MC_DEP_COLL = 3 };
 
 /* An entry of D: in the synchronous model, whatever this rank does after
  * its event "from" (receives posted, sends started) happens only once
@@ -46,9 +50,10 @@ typedef struct {
     uint32_t gen;
     int quick;              /* own: let go without waiting, as its call site no longer waits */
     uint64_t acked_at;      /* own, not quick: events when its acknowledgment was seen (0: not yet) */
-    int kind;               /* learned: 1 notice, 2 data (syncmodel.c) */
-    mc_dep_call send;       /* own: that send; learned: the send that brought it */
-    mc_dep_call via;        /* learned: the receive that matched that send */
+    int kind;               /* learned: MC_DEP_NOTICE, MC_DEP_DATA or MC_DEP_COLL */
+    mc_dep_call send;       /* own: that send; learned: the send that brought it (none: a collective) */
+    mc_dep_call via;        /* learned: the receive that matched that send, or the collective */
+    MPI_Comm told_coll;     /* the communicator whose collective told it last (synccoll.c) */
     int told_notice[MC_DEP_TOLD], ntold_notice;     /* ranks told of it already, */
     int told_data[MC_DEP_TOLD], ntold_data;         /* a message each way at most */
 } mc_dep_entry;
@@ -60,6 +65,9 @@ typedef struct {
     mc_dep_call recv;       /* the receive */
     mc_dep_call send;       /* the send, as its envelope tells it */
 } mc_dep_matched;
+
+/* syncmodel.c: whether the model follows this rank on pc now. */
+int mc_sync_modelled(const mc_pcomm *pc);
 
 /* syncdeps.c: the set D (mc_deps[0 .. mc_ndeps-1]) and the model's clock
  * (receives posted and sends started so far). */

@@ -38,7 +38,7 @@ static void call_text(mc_call_text *ct, const mc_dep_call *k, int sending)
                                                               : sending ? "(send)" : "(receive)");
     if (k->fortran)
         mc_call_text_fortran_name(ct);
-    ct->args = mc_calloc(2, sizeof *ct->args);
+    ct->args = k->coll ? NULL : mc_calloc(2, sizeof *ct->args);
     if (ct->args) {
         if (k->peer >= 0)
             arg(ct, sending ? "dest (world rank)" : "source (world rank)", k->peer);
@@ -108,6 +108,26 @@ void mc_dep_report(const mc_dep_matched *m, const mc_dep_entry *d)
                        "rank %d's %s to rank %d at %s each complete only once the other rank posts its "
                        "receive (at %s and %s), which it reaches only after its own send. " TAIL,
                        a, b, a, calls[0].call, b, s[0], b, calls[2].call, a, s[2], s[3], s[1]);
+        return;
+    }
+    if (d->kind == MC_DEP_COLL) {
+        /* Through a blocking collective this rank made before its receive
+         * (synccoll.c): a member entered it only after y's send had been
+         * received. */
+        call_text(&calls[0], &m->send, 1);
+        call_text(&calls[1], &m->recv, 0);
+        call_text(&calls[2], &d->via, 0);
+        for (int i = 0; i < 3; i++)
+            site(&calls[i], s[i], sizeof s[i]);
+        mc_report_with(MC_CLASS_POTENTIAL_DEADLOCK, NULL, m->send.fn, m->recv.caller, calls, 3,
+                       "potential deadlock: if MPI did not buffer standard-mode sends (strict mode: a send "
+                       "completes when its receive is posted), rank %d's %s to rank %d at %s would complete "
+                       "only once rank %d posts its receive at %s; rank %d reaches that receive only after "
+                       "its %s at %s, which may complete only once every member of the communicator has "
+                       "entered it (a correct program must not rely on a collective not synchronizing, "
+                       "MPI-4.0 sec. 6.14), and a member entered it only after rank %d's send had been "
+                       "received: the ranks would wait for each other forever. " TAIL,
+                       y, calls[0].call, me, s[0], me, s[1], me, calls[2].call, s[2], y);
         return;
     }
     /* The send that closes the cycle and its receive, then the link that
