@@ -71,9 +71,9 @@ static int one_stage(const hs_t *h)
  * member agrees). */
 static int wants_deps(const hs_t *h)
 {
-    int64_t lo, hi;
-    return !h->inter && !one_stage(h) && mc_collrec_get(&h->all, MC_CR_DEPS, &lo, &hi) && hi > 0
-           && mc_p2p_hook.coll_deps_start && mc_p2p_hook.coll_deps_end;
+    /* The field's largest value (collrec.h's slot[2f]) first: mostly absent. */
+    return h->all.slot[2 * MC_CR_DEPS] > 0 && !h->inter && !one_stage(h) && mc_p2p_hook.coll_deps_start
+           && mc_p2p_hook.coll_deps_end;
 }
 
 /* Runs the handshake as far as it can without waiting. 1 when it is done. */

@@ -99,7 +99,8 @@ void mc_notice_comm_freed(mc_pcomm *pc);
 #define MC_SYNC_MSG_MAX 128
 void mc_sync_envelope(mc_pcomm *pc, mc_env *e);     /* numbers it; its dependencies go first */
 void mc_sync_send_started(const mc_call *c, mc_prec *p, mc_env_slot *s);
-void mc_sync_completed(mc_prec *p);     /* a send, receive or pair: the program is past it */
+void mc_sync_completed(mc_prec *p, int chosen);     /* a send, receive or pair: the program is past it */
+void mc_sync_looked(mc_prec *p);        /* a test, not a completion, told the program it is complete */
 uint64_t mc_sync_posting(mc_pcomm *pc);
 void mc_sync_matched(mc_prec *p);
 void mc_sync_acked(uint32_t serial);

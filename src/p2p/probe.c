@@ -35,7 +35,7 @@ int mc_recv_blocking(mc_call *c, void *buf, MPI_Count count, MPI_Datatype t, int
         rc = PMPI_Wait(&p.real, status);
         if (rc == MPI_SUCCESS) {
             mc_bufwatch_recv_wrote(&p);
-            mc_sync_completed(&p);
+            mc_sync_completed(&p, 0);
         }
     }
     mc_eng_unlock();
@@ -189,6 +189,13 @@ int mc_iprobe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag, MPI_Sta
         } else {
             rc = PMPI_Iprobe(p.st.MPI_SOURCE, p.st.MPI_TAG, comm, flag, status);
         }
+        /* A message found now may be one that, with synchronous sends, would
+         * not exist yet (its sender sent it past a send let go), and the
+         * program may choose its path by it: the model of synchronous sends
+         * follows this rank no further (the envelope, which would say, stays
+         * on the shadow for the receive). */
+        if (rc == MPI_SUCCESS && *flag)
+            mc_sync_wildcard();
     } else {
         /* The message may already be at MPI, its envelope not yet: "not
          * yet" is a legal answer, and the next probe will see both. */

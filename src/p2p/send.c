@@ -132,7 +132,7 @@ int mc_send_blocking(mc_call *c, int mode, const void *buf, MPI_Count count, MPI
         if (rc == MPI_SUCCESS && defer)
             p.slot = NULL;      /* the stream keeps it */
         else if (rc == MPI_SUCCESS)
-            mc_sync_completed(&p);
+            mc_sync_completed(&p, 0);
     }
     prec_release_slot(&p);
     mc_eng_unlock();
@@ -385,7 +385,7 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
         if (rc == MPI_SUCCESS)
             rc = e;
         if (rc == MPI_SUCCESS)
-            mc_sync_completed(&s);
+            mc_sync_completed(&s, 0);
     }
     if (source == MPI_PROC_NULL) {
         if (status != MPI_STATUS_IGNORE)
@@ -395,7 +395,7 @@ int mc_sendrecv(mc_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype sty
         if (rrc == MPI_SUCCESS)
             rrc = e;
         if (rrc == MPI_SUCCESS)
-            mc_sync_completed(&r);
+            mc_sync_completed(&r, 0);
     }
     prec_release_slot(&s);
     mc_eng_unlock();

@@ -78,7 +78,7 @@ static void pop_oldest(void)
 {
     deferred_send *d = oldest();
     /* The program is past this send: acknowledged, or let go. */
-    mc_sync_completed(&d->p);
+    mc_sync_completed(&d->p, 0);
     if (d->p.slot)
         mc_env_release(d->p.slot);
     d->p.slot = NULL;

@@ -219,6 +219,9 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
         mc_dep_prune_acked();
     if (!mc_ndeps)
         return;
+    for (int i = 0; i < mc_ndeps; i++)
+        if (mc_dep_in_at(&mc_deps[i], envelope_event))
+            e->flags |= MC_ENV_AHEAD;
     int dest = mc_pcomm_world_rank(pc, e->dest);
     if (dest < 0 || dest == mc_st.world_rank)
         return;
@@ -337,15 +340,43 @@ static void recv_completed(mc_prec *p)
     }
 }
 
-void mc_sync_completed(mc_prec *p)
+/* A let-go send, or a message sent ahead of the model, that a test or a
+ * choice among requests tells the program is complete: with synchronous
+ * sends the call would have answered otherwise here (not complete, or
+ * another request: rank 0's MPI_Waitany over two sends to a computing
+ * rank 1 returns the one rank 1 receives last), and the program may go on
+ * along a path it could not take there. Like a wildcard receive, the rank
+ * is followed no further. */
+void mc_sync_looked(mc_prec *p)
 {
-    if (!mc_eng_strict)
+    if (rank_off || !mc_eng_strict)
         return;
     if (p->kind == MC_PR_PAIR) {
         if (p->pair_s)
-            mc_sync_completed(p->pair_s);
+            mc_sync_looked(p->pair_s);
         if (p->pair_r)
-            mc_sync_completed(p->pair_r);
+            mc_sync_looked(p->pair_r);
+    } else if (p->kind == MC_PR_SEND && p->dep_serial) {
+        mc_env_slot *s = p->wslot;
+        if (s && s->gen == p->wgen && !mc_env_slot_done(s))
+            mc_sync_wildcard();
+    } else if (p->kind == MC_PR_RECV && p->checked && !p->cancelled && p->env.magic == MC_ENV_MAGIC
+               && (p->env.flags & MC_ENV_AHEAD)) {
+        mc_sync_wildcard();
+    }
+}
+
+void mc_sync_completed(mc_prec *p, int chosen)
+{
+    if (!mc_eng_strict)
+        return;
+    if (chosen)
+        mc_sync_looked(p);
+    if (p->kind == MC_PR_PAIR) {
+        if (p->pair_s)
+            mc_sync_completed(p->pair_s, 0);
+        if (p->pair_r)
+            mc_sync_completed(p->pair_r, 0);
     } else if (p->kind == MC_PR_SEND && p->dep_serial) {
         send_completed(p);
     } else if (p->kind == MC_PR_RECV) {

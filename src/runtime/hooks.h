@@ -28,7 +28,12 @@ typedef struct {
     void (*env_release)(mc_env_slot *s);    /* a record lets its slot go */
     int (*env_slot_done)(mc_env_slot *s);   /* tests one slot now */
     int (*env_unacked)(void);               /* envelopes sent that no mirror took yet */
-    void (*completed)(mc_prec *p);          /* the program's completion call completed p */
+    /* The program's completion call completed p; chosen: a call that may
+     * complete another request or none instead (MPI_Test*, MPI_Waitany,
+     * MPI_Waitsome). */
+    void (*completed)(mc_prec *p, int chosen);
+    /* MPI_Request_get_status told the program p is complete. */
+    void (*looked)(mc_prec *p);
     /* Strict mode's model of synchronous sends across a blocking
      * collective (p2p/synccoll.c): whether this member enters it with
      * dependencies to tell; when any member did (the combined record says
