@@ -43,7 +43,7 @@ enum {
     MC_CR_TWIN_WAIT,        /* 1: a member's point-to-point copy for handshakes is not ready (hs_p2p.c); never a mismatch */
     MC_CR_FOLD,             /* 1: a member's MPI_Allreduce or MPI_Bcast data rides in its handshake (hs_p2p.c); never a mismatch */
     MC_CR_FOLD_ROOT,        /* 1: the data after the record is an MPI_Bcast root's (hs_p2p.c); never a mismatch */
-    MC_CR_DEPS,             /* 1: a member has dependencies of the model of synchronous sends to tell; never a mismatch */
+    MC_CR_DEPS,             /* the model of synchronous sends: 1 a member has dependencies to tell, 2 one is not followed; never a mismatch */
     MC_CR_SEND_HASH,        /* signature hash of one part group 0 sends */
     MC_CR_SEND_BYTES,       /* bytes of that part */
     MC_CR_RECV_HASH,        /* signature hash of one part group 0 receives */

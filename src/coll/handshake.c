@@ -65,15 +65,17 @@ static int one_stage(const hs_t *h)
     return mc_collrec_get(&h->all, MC_CR_ONESTAGE, &lo, &hi) && hi > 0;
 }
 
-/* Whether a blocking handshake ends with the reduction of the model of
- * synchronous sends (p2p/synccoll.c): some member entered with
- * dependencies to tell (decided from the first combined record, so every
- * member agrees). */
-static int wants_deps(const hs_t *h)
+/* What the model of synchronous sends (p2p/synccoll.c) makes of the first
+ * combined record, the same on every member: MC_COLL_DEPS_OFF, some member
+ * is not followed (then no member is); 1, a blocking handshake ends with
+ * the reduction of the members' dependencies; 0, nothing. */
+static int deps_state(const hs_t *h)
 {
     /* The field's largest value (collrec.h's slot[2f]) first: mostly absent. */
-    return h->all.slot[2 * MC_CR_DEPS] > 0 && !h->inter && !one_stage(h) && mc_p2p_hook.coll_deps_start
-           && mc_p2p_hook.coll_deps_end;
+    int64_t v = h->all.slot[2 * MC_CR_DEPS];
+    if (v >= MC_COLL_DEPS_OFF)
+        return MC_COLL_DEPS_OFF;
+    return v > 0 && !h->inter && !one_stage(h) && mc_p2p_hook.coll_deps_start && mc_p2p_hook.coll_deps_end;
 }
 
 /* Runs the handshake as far as it can without waiting. 1 when it is done. */
@@ -109,8 +111,10 @@ static int advance(hs_t *h)
         case HS_REDUCE:
         case HS_REDUCE2:
             h->verdict = mc_collrec_verdict(&h->all, h->inter);
-            if (h->stage == HS_REDUCE)
-                h->deps = wants_deps(h);
+            if (h->stage == HS_REDUCE && (h->deps = deps_state(h)) == MC_COLL_DEPS_OFF) {
+                mc_p2p_hook.coll_deps_off();
+                h->deps = 0;
+            }
             if (one_stage(h)) {
                 /* Nonblocking: one stage only. Its reduction was started in
                  * the call, in call order; a second collective started now
@@ -429,8 +433,9 @@ void mc_coll_enter(mc_call *c)
         mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     if (!blocking)
         mc_collrec_put(&h->mine, MC_CR_ONESTAGE, 1);
-    else if (!h->inter && mc_p2p_hook.coll_deps_enter && mc_p2p_hook.coll_deps_enter(pc))
-        mc_collrec_put(&h->mine, MC_CR_DEPS, 1);
+    int deps = mc_p2p_hook.coll_deps_enter ? mc_p2p_hook.coll_deps_enter(pc, blocking) : 0;
+    if (deps)
+        mc_collrec_put(&h->mine, MC_CR_DEPS, deps);
     if (!blocking) {
         /* Everything a later report needs, taken now. */
         mc_hs_summarize(h, c);

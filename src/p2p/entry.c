@@ -137,6 +137,19 @@ int mc_eng_MPI_Improbe(mc_call *c, int source, int tag, MPI_Comm comm, int *flag
 
 /* ---- starts and completions ------------------------------------------------- */
 
+/* A test or a choice among requests that answered "this completed" (the
+ * model of synchronous sends follows the rank no further: syncmodel.c,
+ * mc_sync_looked). */
+static int looked(int rc, int done)
+{
+    if (done && mc_eng_strict) {
+        mc_eng_lock();
+        mc_sync_looked();
+        mc_eng_unlock();
+    }
+    return rc;
+}
+
 int mc_eng_MPI_Start(mc_call *c, MPI_Request *request)
 {
     mc_eng_lock();
@@ -170,14 +183,16 @@ int mc_eng_MPI_Waitall(mc_call *c, int count, MPI_Request array_of_requests[],
 int mc_eng_MPI_Waitany(mc_call *c, int count, MPI_Request array_of_requests[], int *index,
                        MPI_Status *status)
 {
-    return mc_complete_any(c, count, array_of_requests, index, NULL, status, 1);
+    int rc = mc_complete_any(c, count, array_of_requests, index, NULL, status, 1);
+    return looked(rc, rc == MPI_SUCCESS && *index != MPI_UNDEFINED);
 }
 
 int mc_eng_MPI_Waitsome(mc_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
                         int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return mc_complete_some(c, incount, array_of_requests, outcount, array_of_indices,
-                            array_of_statuses, 1);
+    int rc = mc_complete_some(c, incount, array_of_requests, outcount, array_of_indices,
+                              array_of_statuses, 1);
+    return looked(rc, (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED && *outcount > 0);
 }
 
 int mc_eng_MPI_Test(mc_call *c, MPI_Request *request, int *flag, MPI_Status *status)
@@ -186,7 +201,8 @@ int mc_eng_MPI_Test(mc_call *c, MPI_Request *request, int *flag, MPI_Status *sta
      * the completion's machinery and its frame. */
     if (c->polled)
         return mc_eng_polled_answer(c);
-    return mc_complete_test(c, request, flag, status);
+    int rc = mc_complete_test(c, request, flag, status);
+    return looked(rc, rc == MPI_SUCCESS && *flag);
 }
 
 int mc_eng_MPI_Testall(mc_call *c, int count, MPI_Request array_of_requests[], int *flag,
@@ -194,7 +210,8 @@ int mc_eng_MPI_Testall(mc_call *c, int count, MPI_Request array_of_requests[], i
 {
     if (c->polled)
         return mc_eng_polled_answer(c);
-    return mc_complete_testall(c, count, array_of_requests, flag, array_of_statuses);
+    int rc = mc_complete_testall(c, count, array_of_requests, flag, array_of_statuses);
+    return looked(rc, rc == MPI_SUCCESS && *flag);
 }
 
 int mc_eng_MPI_Testany(mc_call *c, int count, MPI_Request array_of_requests[], int *index,
@@ -202,7 +219,8 @@ int mc_eng_MPI_Testany(mc_call *c, int count, MPI_Request array_of_requests[], i
 {
     if (c->polled)
         return mc_eng_polled_answer(c);
-    return mc_complete_any(c, count, array_of_requests, index, flag, status, 0);
+    int rc = mc_complete_any(c, count, array_of_requests, index, flag, status, 0);
+    return looked(rc, rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED);
 }
 
 int mc_eng_MPI_Testsome(mc_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
@@ -210,13 +228,15 @@ int mc_eng_MPI_Testsome(mc_call *c, int incount, MPI_Request array_of_requests[]
 {
     if (c->polled)
         return mc_eng_polled_answer(c);
-    return mc_complete_some(c, incount, array_of_requests, outcount, array_of_indices,
-                            array_of_statuses, 0);
+    int rc = mc_complete_some(c, incount, array_of_requests, outcount, array_of_indices,
+                              array_of_statuses, 0);
+    return looked(rc, (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED && *outcount > 0);
 }
 
 int mc_eng_MPI_Request_get_status(mc_call *c, MPI_Request request, int *flag, MPI_Status *status)
 {
-    return mc_complete_get_status(c, request, flag, status);
+    int rc = mc_complete_get_status(c, request, flag, status);
+    return looked(rc, rc == MPI_SUCCESS && *flag);
 }
 
 int mc_eng_MPI_Cancel(mc_call *c, MPI_Request *request)
@@ -242,7 +262,7 @@ void mc_p2p_register(void)
         .env_slot_done = mc_env_slot_done,
         .env_unacked = mc_env_unacked,
         .completed = mc_sync_completed,
-        .looked = mc_sync_looked,
+        .coll_deps_off = mc_sync_looked,
         .coll_deps_enter = mc_sync_coll_enter,
         .coll_deps_start = mc_sync_coll_start,
         .coll_deps_end = mc_sync_coll_end,

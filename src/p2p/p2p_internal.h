@@ -100,14 +100,14 @@ void mc_notice_comm_freed(mc_pcomm *pc);
 void mc_sync_envelope(mc_pcomm *pc, mc_env *e);     /* numbers it; its dependencies go first */
 void mc_sync_send_started(const mc_call *c, mc_prec *p, mc_env_slot *s);
 void mc_sync_completed(mc_prec *p, int chosen);     /* a send, receive or pair: the program is past it */
-void mc_sync_looked(mc_prec *p);        /* a test, not a completion, told the program it is complete */
+void mc_sync_looked(void);              /* a test or a choice told the program something completed */
 uint64_t mc_sync_posting(mc_pcomm *pc);
 void mc_sync_matched(mc_prec *p);
 void mc_sync_acked(uint32_t serial);
 void mc_sync_notice(int source, const void *buf, int len);
 void mc_sync_service(void);
 /* A blocking collective (synccoll.c): the coll_deps_* hooks (hooks.h). */
-int mc_sync_coll_enter(mc_pcomm *pc);
+int mc_sync_coll_enter(mc_pcomm *pc, int blocking);
 int mc_sync_coll_start(MPI_Comm comm, MPI_Comm flat, void *mine, void *all, MPI_Request *req);
 void mc_sync_coll_end(MPI_Comm comm, const void *all, const mc_call *c);
 /* A receive or probe with MPI_ANY_SOURCE, or a cancelled receive: which

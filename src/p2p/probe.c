@@ -125,6 +125,8 @@ static void take_envelope(probe_ctx *p, MPI_Message msg)
     mc_env tmp, *e = m ? &m->env : &tmp;
     PMPI_Recv(e, (int)sizeof *e, MPI_BYTE, p->st.MPI_SOURCE, p->st.MPI_TAG, p->pc->shadow, MPI_STATUS_IGNORE);
     mc_env_received++;
+    if (e->magic == MC_ENV_MAGIC && (e->flags & MC_ENV_OFF))
+        mc_sync_wildcard();     /* from a rank the model no longer follows (syncmodel.c) */
     mc_notice_mprobed(p->pc, p->st.MPI_SOURCE, p->st.MPI_TAG);
     if (!m || msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) {
         free(m);

@@ -21,8 +21,15 @@
  * operation is associative and commutative as MPI requires). A collective
  * with nobody to tell costs two slots of the record and this file's test.
  *
- * Not followed (a miss at most): nonblocking and persistent collectives,
- * intercommunicators, entries a member told through a collective on the
+ * A member the model no longer follows (syncmodel.c, mc_sync_wildcard)
+ * says so in the same field, and then no member is followed after the
+ * collective: what it brings in may be what synchronous sends would not
+ * have let it know (the review of 2026-11-29, seventh session, passed a
+ * wildcard receive's outcome on through an MPI_Allreduce).
+ *
+ * Not followed (a miss at most): the dependencies of nonblocking and
+ * persistent collectives and of intercommunicators' (a member that is not
+ * followed still says so there), entries a member told through a collective on the
  * same communicator before, and a let-go send whose call site no longer
  * waits while it is younger than 10 ms (mc_dep_may_tell). Engine lock
  * held throughout.
@@ -80,12 +87,17 @@ static int to_tell(mc_dep_entry *d, MPI_Comm comm, double *now)
     return mc_dep_in_at(d, coll_event) && d->told_coll != comm && mc_dep_may_tell(d, -1, now);
 }
 
-int mc_sync_coll_enter(mc_pcomm *pc)
+int mc_sync_coll_enter(mc_pcomm *pc, int blocking)
 {
-    if (!mc_eng_strict || pc->is_inter || pc->size < 2 || !mc_sync_modelled(pc))
+    if (!mc_eng_strict || (!pc->is_inter && pc->size < 2))
         return 0;
+    /* A member the model no longer follows may bring into the collective
+     * (its data, its timing) what synchronous sends would not have let it
+     * know: none of the members is followed after it. */
+    if (!mc_sync_modelled(pc))
+        return MC_COLL_DEPS_OFF;
     coll_event = ++mc_dep_events;
-    if (!mc_ndeps)
+    if (!mc_ndeps || !blocking || pc->is_inter)
         return 0;
     mc_dep_prune_acked();
     double now = 0.0;

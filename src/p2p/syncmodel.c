@@ -209,8 +209,13 @@ static int tell(int dest, int kind, uint32_t serial, int fn, int fortran, uint64
  * their own; the envelope's flag tells the receiver to wait for it. */
 void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
 {
-    if (!mc_sync_modelled(pc))
+    if (!mc_sync_modelled(pc)) {
+        /* What this rank sends now may carry what synchronous sends would
+         * not have let it know: its receivers are followed no further. */
+        if (mc_eng_strict)
+            e->flags |= MC_ENV_OFF;
         return;
+    }
     if (++next_serial == 0)
         next_serial = 1;
     e->serial = envelope_serial = next_serial;
@@ -219,9 +224,6 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
         mc_dep_prune_acked();
     if (!mc_ndeps)
         return;
-    for (int i = 0; i < mc_ndeps; i++)
-        if (mc_dep_in_at(&mc_deps[i], envelope_event))
-            e->flags |= MC_ENV_AHEAD;
     int dest = mc_pcomm_world_rank(pc, e->dest);
     if (dest < 0 || dest == mc_st.world_rank)
         return;
@@ -315,6 +317,8 @@ uint64_t mc_sync_posting(mc_pcomm *pc)
 static void recv_completed(mc_prec *p)
 {
     const mc_env *e = &p->env;
+    if (!rank_off && p->checked && !p->cancelled && e->magic == MC_ENV_MAGIC && (e->flags & MC_ENV_OFF))
+        mc_sync_wildcard();
     if (rank_off || !p->dep_posted || !p->checked || p->cancelled || e->magic != MC_ENV_MAGIC
         || !e->serial || !(e->flags & MC_ENV_DEPS))
         return;
@@ -340,30 +344,21 @@ static void recv_completed(mc_prec *p)
     }
 }
 
-/* A let-go send, or a message sent ahead of the model, that a test or a
- * choice among requests tells the program is complete: with synchronous
- * sends the call would have answered otherwise here (not complete, or
- * another request: rank 0's MPI_Waitany over two sends to a computing
- * rank 1 returns the one rank 1 receives last), and the program may go on
- * along a path it could not take there. Like a wildcard receive, the rank
- * is followed no further. */
-void mc_sync_looked(mc_prec *p)
+/* A test, or a choice among requests (MPI_Waitany, MPI_Waitsome), told
+ * the program that something completed: with synchronous sends the call
+ * may have answered otherwise here (not complete yet, or another request:
+ * rank 0's MPI_Waitany over two sends to a computing rank 1 returns the
+ * one rank 1 receives last), and the program may go on along a path they
+ * would not allow, or act on a completion they would have given later.
+ * Which answers synchronous sends would have given cannot be told here
+ * (a send's receive may have been posted while its rank depended on a
+ * send let go: the notice comes later), so, like a wildcard receive, any
+ * such answer ends the model's following of the rank. Its later messages
+ * say so (MC_ENV_OFF), and so do its collectives (synccoll.c). */
+void mc_sync_looked(void)
 {
-    if (rank_off || !mc_eng_strict)
-        return;
-    if (p->kind == MC_PR_PAIR) {
-        if (p->pair_s)
-            mc_sync_looked(p->pair_s);
-        if (p->pair_r)
-            mc_sync_looked(p->pair_r);
-    } else if (p->kind == MC_PR_SEND && p->dep_serial) {
-        mc_env_slot *s = p->wslot;
-        if (s && s->gen == p->wgen && !mc_env_slot_done(s))
-            mc_sync_wildcard();
-    } else if (p->kind == MC_PR_RECV && p->checked && !p->cancelled && p->env.magic == MC_ENV_MAGIC
-               && (p->env.flags & MC_ENV_AHEAD)) {
+    if (!rank_off && mc_eng_strict)
         mc_sync_wildcard();
-    }
 }
 
 void mc_sync_completed(mc_prec *p, int chosen)
@@ -371,7 +366,7 @@ void mc_sync_completed(mc_prec *p, int chosen)
     if (!mc_eng_strict)
         return;
     if (chosen)
-        mc_sync_looked(p);
+        mc_sync_looked();
     if (p->kind == MC_PR_PAIR) {
         if (p->pair_s)
             mc_sync_completed(p->pair_s, 0);

@@ -531,10 +531,8 @@ int mc_complete_get_status(mc_call *c, MPI_Request req, int *flag, MPI_Status *s
         /* The operation is complete now, as far as the program can know:
          * its buffer may be used from here on, before the MPI_Wait that
          * frees the request (MPI-4.0 sec. 3.7.3), so it is compared now. */
-        if (*flag && p->active) {
+        if (*flag && p->active)
             check_buffers_now(c, p);
-            mc_p2p_hook.looked(p);
-        }
     } else {
         *flag = 0;
     }

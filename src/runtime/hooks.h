@@ -32,21 +32,21 @@ typedef struct {
      * complete another request or none instead (MPI_Test*, MPI_Waitany,
      * MPI_Waitsome). */
     void (*completed)(mc_prec *p, int chosen);
-    /* MPI_Request_get_status told the program p is complete. */
-    void (*looked)(mc_prec *p);
     /* Strict mode's model of synchronous sends across a blocking
      * collective (p2p/synccoll.c): whether this member enters it with
      * dependencies to tell; when any member did (the combined record says
      * so on every member), the reduction every member starts on flat after
      * a clean handshake (mine and all: MC_COLL_DEPS_BYTES each), and what
      * it learns from the result once it completed (c: the collective). */
-    int (*coll_deps_enter)(mc_pcomm *pc);
+    int (*coll_deps_enter)(mc_pcomm *pc, int blocking);   /* 0, 1 or MC_COLL_DEPS_OFF */
+    void (*coll_deps_off)(void);    /* some member is not followed: neither is this one from now */
     int (*coll_deps_start)(MPI_Comm comm, MPI_Comm flat, void *mine, void *all, MPI_Request *req);
     void (*coll_deps_end)(MPI_Comm comm, const void *all, const mc_call *c);
     /* An envelope no receive matched before MPI_Finalize. */
     void (*lost_report)(mc_pcomm *pc, const mc_env *e, int source, long repeats);
 } mc_p2p_hooks;
 #define MC_COLL_DEPS_BYTES 96
+#define MC_COLL_DEPS_OFF 2
 
 /* Collective handshakes (src/coll/): communicator ids, handshakes still
  * running, the collectives a deadlock detection must know of. */

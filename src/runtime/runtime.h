@@ -68,7 +68,7 @@ typedef struct {
 _Static_assert(sizeof(mc_env) == 56 + sizeof(mc_sig_msg), "mc_env has padding");
 enum { MC_ENV_SUM = 1u << 0, MC_ENV_FORTRAN = 1u << 1 /* sent from Fortran: name it MPI_SEND */,
        MC_ENV_DEPS = 1u << 2 /* the model of synchronous sends told the receiver its dependencies first */,
-       MC_ENV_AHEAD = 1u << 3 /* the sender depended on sends in that model: this message may not exist there yet */ };
+       MC_ENV_OFF = 1u << 3 /* that model no longer follows the sender (its receiver then neither) */ };
 
 
 /* An envelope in flight from this rank. */

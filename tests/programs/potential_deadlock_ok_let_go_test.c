@@ -16,8 +16,8 @@
  * it depends on S from M's completion, and its receive of S, posted after,
  * "closes a cycle" that synchronous sends never form here (a false
  * potential deadlock with the library of 1e76849 on both MPIs). A test or
- * a choice among requests that completes a message sent ahead of the
- * model now stops the model following the rank.
+ * a choice among requests that answers "completed" now ends the model's
+ * following of the rank.
  */
 #include <mpi.h>
 #include <unistd.h>

@@ -17,8 +17,8 @@
  * How this fails without the rule: T1 counted as a send rank 0 waited
  * for, X then told rank 1 it depends on T1, and rank 1's receive of T1
  * "closed a cycle" (a false potential deadlock with the library of
- * 1e76849 on both MPIs). A let-go send that MPI_Waitany, MPI_Waitsome or
- * MPI_Test* completes now stops the model following the rank.
+ * 1e76849 on both MPIs). A test or a choice among requests that answers
+ * "completed" now ends the model's following of the rank.
  */
 #include <mpi.h>
 #include <unistd.h>
