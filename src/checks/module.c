@@ -5,6 +5,7 @@
  * run.
  */
 #include "checks.h"
+#include "hooks.h"      /* mc_p2p_hook.sync_off */
 
 /* The parameter roles args.c checks. */
 #define CHECK_ROLES (MC_ROLE_BIT(MC_ROLE_COMM) | MC_ROLE_BIT(MC_ROLE_DATATYPE) \
@@ -26,9 +27,27 @@ static void outside(mc_call *c)
 
 #define WIN_ROLES (MC_ROLE_BIT(MC_ROLE_WIN) | MC_ROLE_BIT(MC_ROLE_WIN_FREE))
 
+/* Strict mode's model of synchronous sends (p2p/syncmodel.c) does not
+ * follow what one-sided communication, files and partitioned
+ * communication carry between ranks: a rank that opens one of them is
+ * followed no further (every rank that shares it opens it too). */
+static void channel_opened(const mc_call *c)
+{
+    int fn = c->fn;
+    if ((fn == MC_FN_MPI_Win_create || fn == MC_FN_MPI_Win_allocate || fn == MC_FN_MPI_Win_allocate_shared
+         || fn == MC_FN_MPI_Win_create_dynamic || fn == MC_FN_MPI_File_open || fn == MC_FN_MPI_Psend_init
+         || fn == MC_FN_MPI_Precv_init) && mc_eng_strict && mc_p2p_hook.sync_off) {
+        mc_eng_lock();
+        mc_p2p_hook.sync_off();
+        mc_eng_unlock();
+    }
+}
+
 static void enter(mc_call *c)
 {
     unsigned long long roles = c->desc->role_mask;
+    if (roles & MC_ROLE_BIT(MC_ROLE_COMM))
+        channel_opened(c);
     if (roles & MC_ROLE_BIT(MC_ROLE_WIN_FREE))
         mc_check_rma_free(c);
     if (roles & CHECK_ROLES) {

@@ -112,7 +112,7 @@ static int advance(hs_t *h)
         case HS_REDUCE2:
             h->verdict = mc_collrec_verdict(&h->all, h->inter);
             if (h->stage == HS_REDUCE && (h->deps = deps_state(h)) == MC_COLL_DEPS_OFF) {
-                mc_p2p_hook.coll_deps_off();
+                mc_p2p_hook.sync_off();
                 h->deps = 0;
             }
             if (one_stage(h)) {
@@ -433,6 +433,11 @@ void mc_coll_enter(mc_call *c)
         mc_collrec_put(&h->mine, MC_CR_NOVEX, 1);
     if (!blocking)
         mc_collrec_put(&h->mine, MC_CR_ONESTAGE, 1);
+    /* A persistent collective's later starts have no handshake to say
+     * whether a member is still followed by the model of synchronous
+     * sends: none is followed from its making. */
+    if (f->variant == MC_VAR_PERSISTENT && mc_p2p_hook.sync_off)
+        mc_p2p_hook.sync_off();
     int deps = mc_p2p_hook.coll_deps_enter ? mc_p2p_hook.coll_deps_enter(pc, blocking) : 0;
     if (deps)
         mc_collrec_put(&h->mine, MC_CR_DEPS, deps);

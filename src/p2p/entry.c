@@ -262,7 +262,7 @@ void mc_p2p_register(void)
         .env_slot_done = mc_env_slot_done,
         .env_unacked = mc_env_unacked,
         .completed = mc_sync_completed,
-        .coll_deps_off = mc_sync_looked,
+        .sync_off = mc_sync_looked,
         .coll_deps_enter = mc_sync_coll_enter,
         .coll_deps_start = mc_sync_coll_start,
         .coll_deps_end = mc_sync_coll_end,

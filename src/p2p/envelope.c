@@ -81,6 +81,8 @@ mc_env_slot *mc_env_send(mc_call *c, mc_pcomm *pc, int mode, const void *buf, MP
     }
     if (s && sync)
         mc_sync_envelope(pc, e);
+    else if (mc_eng_strict)
+        mc_sync_envelope_other(pc, e);
     if (!s) {
         if (PMPI_Send(e, mc_env_wire_size(e), MPI_BYTE, dest, tag, pc->shadow) == MPI_SUCCESS) {
             mc_env_sent++;

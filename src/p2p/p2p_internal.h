@@ -98,6 +98,7 @@ void mc_notice_comm_freed(mc_pcomm *pc);
  * notices sent and the learned entries' expiry. */
 #define MC_SYNC_MSG_MAX 128
 void mc_sync_envelope(mc_pcomm *pc, mc_env *e);     /* numbers it; its dependencies go first */
+void mc_sync_envelope_other(mc_pcomm *pc, mc_env *e);   /* a buffered send's, or one while strict waits are off */
 void mc_sync_send_started(const mc_call *c, mc_prec *p, mc_env_slot *s);
 void mc_sync_completed(mc_prec *p, int chosen);     /* a send, receive or pair: the program is past it */
 void mc_sync_looked(void);              /* a test or a choice told the program something completed */

@@ -163,6 +163,13 @@ int mc_probe(mc_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status,
             take_envelope(&p, *msg);
     } else {
         rc = PMPI_Probe(p.st.MPI_SOURCE, p.st.MPI_TAG, comm, status);
+        /* The message's tag and size tell the program something before
+         * its receive, and whether it came from a rank the model of
+         * synchronous sends no longer follows (MC_ENV_OFF) only its
+         * envelope says, which stays on the shadow for the receive: this
+         * rank is followed no further. */
+        if (rc == MPI_SUCCESS)
+            mc_sync_wildcard();
     }
     mc_eng_unlock();
     return rc;

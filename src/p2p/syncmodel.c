@@ -247,6 +247,14 @@ void mc_sync_envelope(mc_pcomm *pc, mc_env *e)
         e->flags |= MC_ENV_DEPS;
 }
 
+/* An envelope the model does not number (MPI_Bsend's, a rank's while it
+ * runs threads of its own): it still says whether the sender is followed. */
+void mc_sync_envelope_other(mc_pcomm *pc, mc_env *e)
+{
+    if (!mc_sync_modelled(pc))
+        e->flags |= MC_ENV_OFF;
+}
+
 void mc_sync_send_started(const mc_call *c, mc_prec *p, mc_env_slot *s)
 {
     p->wslot = s;

@@ -39,7 +39,10 @@ typedef struct {
      * a clean handshake (mine and all: MC_COLL_DEPS_BYTES each), and what
      * it learns from the result once it completed (c: the collective). */
     int (*coll_deps_enter)(mc_pcomm *pc, int blocking);   /* 0, 1 or MC_COLL_DEPS_OFF */
-    void (*coll_deps_off)(void);    /* some member is not followed: neither is this one from now */
+    /* The model of synchronous sends follows this rank no further: a
+     * member of its collective is not followed, or it uses a channel the
+     * model does not follow (engine lock held). */
+    void (*sync_off)(void);
     int (*coll_deps_start)(MPI_Comm comm, MPI_Comm flat, void *mine, void *all, MPI_Request *req);
     void (*coll_deps_end)(MPI_Comm comm, const void *all, const mc_call *c);
     /* An envelope no receive matched before MPI_Finalize. */
