@@ -33,10 +33,12 @@ static void outside(mc_call *c)
  * followed no further (every rank that shares it opens it too). */
 static void channel_opened(const mc_call *c)
 {
+    if (!mc_eng_strict || !mc_p2p_hook.sync_off)   /* first: this runs for every call with a communicator */
+        return;
     int fn = c->fn;
-    if ((fn == MC_FN_MPI_Win_create || fn == MC_FN_MPI_Win_allocate || fn == MC_FN_MPI_Win_allocate_shared
-         || fn == MC_FN_MPI_Win_create_dynamic || fn == MC_FN_MPI_File_open || fn == MC_FN_MPI_Psend_init
-         || fn == MC_FN_MPI_Precv_init) && mc_eng_strict && mc_p2p_hook.sync_off) {
+    if (fn == MC_FN_MPI_Win_create || fn == MC_FN_MPI_Win_allocate || fn == MC_FN_MPI_Win_allocate_shared
+        || fn == MC_FN_MPI_Win_create_dynamic || fn == MC_FN_MPI_File_open || fn == MC_FN_MPI_Psend_init
+        || fn == MC_FN_MPI_Precv_init) {
         mc_eng_lock();
         mc_p2p_hook.sync_off();
         mc_eng_unlock();
