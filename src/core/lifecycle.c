@@ -173,6 +173,9 @@ __attribute__((constructor)) static void mc_boot(void)
      * registers later (C++ destructors, result files, stream flushes) runs
      * before the exit code is set. */
     atexit(exit_with_error_code);
+    /* Second, so it runs just before: a rank that ends without MPI_Finalize
+     * is an error finding the exit code must count. */
+    mc_rank_exit_boot();
     pthread_atfork(NULL, NULL, in_forked_child);
 }
 

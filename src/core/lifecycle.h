@@ -37,8 +37,10 @@ void mc_runtime_session_closing(void);
 /* Turns the checker off for the rest of the run after an internal failure,
  * with one message; the application goes on unchecked. */
 void mc_disable(const char *why);
-/* rank_exit.c: after MPI_Init, installs the handlers that report a rank
- * ending by a fatal signal or without MPI_Finalize. */
+/* rank_exit.c: at the checker's start, registers the exit handler that
+ * reports a rank ending without MPI_Finalize; after MPI_Init, installs the
+ * handlers that report a rank ending by a fatal signal. */
+void mc_rank_exit_boot(void);
 void mc_rank_exit_install(void);
 
 /* Hands report what it needs of the run (report.h), again after any of it

@@ -144,11 +144,28 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
+/* At the checker's start, before the program's own code runs: exit
+ * handlers run in the reverse order of their registration, so this one
+ * runs after every handler the program registers, before MPI_Init or
+ * after it. A program may call MPI_Finalize from one of those (a C++
+ * global whose destructor finalizes, as BAGEL's does; an atexit handler):
+ * it did call MPI_Finalize before it exited, which is all MPI asks
+ * (MPI-4.0 sec. 11.2.2). Registered at MPI_Init instead, this check ran
+ * before the handlers registered earlier and reported such a rank as
+ * ended without MPI_Finalize (`rank_exit_ok_finalize_at_exit.c`). A
+ * shared library's constructor that ran before the checker's registered
+ * its handlers earlier still: they run after this check (handlers
+ * registered in the constructors of shared libraries even run after the
+ * libraries' destructors, which the C library's start registers later). */
+void mc_rank_exit_boot(void)
+{
+    atexit(on_exit_check);
+}
+
 /* After MPI_Init: MPI installs its own handlers there (Open MPI prints a
  * backtrace); ours run first and hand the signal on to them. */
 void mc_rank_exit_install(void)
 {
-    atexit(on_exit_check);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
