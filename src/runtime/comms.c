@@ -197,7 +197,10 @@ int mc_pcomm_world_rank(mc_pcomm *pc, int r)
         return r;
     MPI_Group g, wg;
     int out = -1;
-    int rc = pc->is_inter ? PMPI_Comm_remote_group(pc->comm, &g) : PMPI_Comm_group(pc->comm, &g);
+    /* A message left on a communicator the program freed is reported after
+     * MPI freed it (drain_lost): its handle is no communicator any more. */
+    MPI_Comm comm = pc->comm_gone && pc->shadow != MPI_COMM_NULL ? pc->shadow : pc->comm;
+    int rc = pc->is_inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g);
     if (rc != MPI_SUCCESS)
         return -1;
     PMPI_Comm_group(MPI_COMM_WORLD, &wg);
@@ -505,6 +508,7 @@ void mc_eng_comm_freed(MPI_Comm comm)
     mc_pcomm *pc = freeing_now && freeing_now->comm == comm ? freeing_now : find(comm);
     freeing_now = NULL;
     if (pc) {
+        pc->comm_gone = 1;
         copy_wait(pc);      /* normally done before the free already */
         mc_sq_forget(pc);
         mc_p2p_hook.recv_comm_freeing(pc);   /* normally done before the free already */

@@ -127,6 +127,9 @@ typedef struct mc_pcomm {
      * its copies too, or the jobs would stay connected through them. */
     int spans_worlds;
     int disconnecting;      /* the program's MPI_Comm_disconnect is under way */
+    /* MPI freed the program's communicator (mc_eng_comm_freed): what is
+     * asked of its group now is asked of the shadow, the same group. */
+    int comm_gone;
     /* The collective handshakes' point-to-point copy of the shadow, made
      * once the communicator has had MC_HS_TWIN_AFTER collectives
      * (coll/hs_p2p.c): MC_TWIN_* state, and whether handshakes run on it. */
