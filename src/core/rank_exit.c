@@ -122,6 +122,12 @@ static void report(const char *how)
     mc_report_flush();
 }
 
+static void record_exit_status(int status, void *unused)
+{
+    (void)unused;
+    mc_board_exit_status(status);
+}
+
 static void on_exit_check(void)
 {
     mc_board_state(MC_BOARD_EXITED);
@@ -156,10 +162,21 @@ static void on_fatal_signal(int sig)
  * shared library's constructor that ran before the checker's registered
  * its handlers earlier still: they run after this check (handlers
  * registered in the constructors of shared libraries even run after the
- * libraries' destructors, which the C library's start registers later). */
+ * libraries' destructors, which the C library's start registers later).
+ *
+ * The exit status goes on the board: a rank that exits with a failing
+ * status after MPI_Finalize explains why the launcher ended the others
+ * (launcher/vanished.c). Only on_exit() hands a handler the status, and
+ * it runs at another time: a shared library's atexit() is tied to the
+ * library (__cxa_atexit with its handle) and runs with its destructors
+ * at the start of the C library's teardown, while on_exit() runs after
+ * it. So the check and the exit code stay with atexit(), where
+ * tests/rank_exit_preload.sh fixes their order, and on_exit() only
+ * writes the status. */
 void mc_rank_exit_boot(void)
 {
     atexit(on_exit_check);
+    on_exit(record_exit_status, NULL);
 }
 
 /* After MPI_Init: MPI installs its own handlers there (Open MPI prints a

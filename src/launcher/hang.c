@@ -72,6 +72,43 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+int mc_hang_board_map(const char *dir, const char *name, int writable, mc_hang_board *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &sb) != 0 || (size_t)sb.st_size < sizeof(mc_board_page)) {
+        close(fd);
+        return -1;
+    }
+    void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return -1;
+    mc_board_page *b = p;
+    int ready = __atomic_load_n(&b->magic, __ATOMIC_ACQUIRE) == MC_BOARD_MAGIC
+                && b->version == MC_BOARD_VERSION
+                && (size_t)b->names_off + b->names_len <= (size_t)sb.st_size;
+    char *copy = ready ? mc_strdup(name) : NULL;
+    if (!copy) {
+        munmap(p, (size_t)sb.st_size);
+        return -1;
+    }
+    *out = (mc_hang_board){.name = copy, .page = b, .maplen = (size_t)sb.st_size};
+    return 0;
+}
+
+void mc_hang_board_unmap(mc_hang_board *b)
+{
+    munmap(b->page, b->maplen);
+    free(b->name);
+    b->page = NULL;
+    b->name = NULL;
+}
+
 /* Maps the boards that appeared since the last look (a board is read once
  * its magic is there: the rank writes it last). */
 static void scan(void)
@@ -86,32 +123,8 @@ static void scan(void)
         int known = 0;
         for (size_t i = 0; i < w.nboards && !known; i++)
             known = strcmp(w.boards[i].name, e->d_name) == 0;
-        if (known)
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", w.dir, e->d_name);
-        int fd = open(path, O_RDWR | O_CLOEXEC);
-        struct stat sb;
-        if (fd < 0)
-            continue;
-        if (fstat(fd, &sb) != 0 || (size_t)sb.st_size < sizeof(mc_board_page)) {
-            close(fd);
-            continue;
-        }
-        void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        close(fd);
-        if (p == MAP_FAILED)
-            continue;
-        mc_board_page *b = p;
-        int ready = __atomic_load_n(&b->magic, __ATOMIC_ACQUIRE) == MC_BOARD_MAGIC
-                    && b->version == MC_BOARD_VERSION
-                    && (size_t)b->names_off + b->names_len <= (size_t)sb.st_size;
-        char *name = ready ? mc_strdup(e->d_name) : NULL;
-        if (!name) {
-            munmap(p, (size_t)sb.st_size);
-            continue;
-        }
-        w.boards[w.nboards++] = (mc_hang_board){.name = name, .page = b, .maplen = (size_t)sb.st_size};
+        if (!known && mc_hang_board_map(w.dir, e->d_name, 1, &w.boards[w.nboards]) == 0)
+            w.nboards++;
     }
     closedir(d);
 }
@@ -515,10 +528,8 @@ void mc_hang_watch_stop(void)
         pthread_join(w.thread, NULL);
         w.running = 0;
     }
-    for (size_t i = 0; i < w.nboards; i++) {
-        munmap(w.boards[i].page, w.boards[i].maplen);
-        free(w.boards[i].name);
-    }
+    for (size_t i = 0; i < w.nboards; i++)
+        mc_hang_board_unmap(&w.boards[i]);
     w.nboards = 0;
     free(w.dir);
     w.dir = NULL;

@@ -30,6 +30,10 @@ typedef struct {
     unsigned long long xfer_cpu0[MC_BOARD_THREADS];
 } mc_hang_board;
 
+/* Maps board file name of dir (read-only unless writable) into out, once
+ * its rank has written it whole; 0, or -1 when it is not (yet) a board. */
+int mc_hang_board_map(const char *dir, const char *name, int writable, mc_hang_board *out);
+void mc_hang_board_unmap(mc_hang_board *b);
 /* The name of the rank's MPI function number fn, from the board's table;
  * NULL when out of range. */
 const char *mc_hang_fn_name(const mc_board_page *b, size_t maplen, int fn);

@@ -180,8 +180,7 @@ static const char *which_thread(const mc_board_page *b, const mc_board_thread *s
     return buf;
 }
 
-static void put(char *msg, size_t cap, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void put(char *msg, size_t cap, size_t *len, const char *fmt, ...)
+void mc_hang_put(char *msg, size_t cap, size_t *len, const char *fmt, ...)
 {
     if (*len >= cap)
         return;
@@ -198,18 +197,16 @@ static int cmp_int(const void *a, const void *b)
     return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
-/* Writes f into the part directory (rank-hang.jsonl), has the terminal
- * report print it at once, and frees what it owns. */
-static void emit(const char *dir, mc_finding *f, int color)
+void mc_hang_emit(const char *dir, mc_finding *f)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/rank-hang.jsonl", dir);
     FILE *part = fopen(path, "a");
     if (!part || mc_part_write_finding(part, f) != 0)
-        fprintf(stderr, "mpicheck: cannot write the hang finding into %s\n", path);
+        fprintf(stderr, "mpicheck: cannot write the launcher's finding into %s\n", path);
     if (part)
         fclose(part);
-    (void)color;    /* the terminal report prints it (live.c) */
+    /* the terminal report prints it (live.c) */
     mc_finding_clear(f);
     mc_live_pass();
 }
@@ -235,7 +232,7 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
 
     size_t len = 0, ncalls = 0, nranks = 0, cap = 8192;
     char name[96], site[256], thread[96];
-    put(msg, cap, &len, "the job hung: for %.0f s every rank has been inside an MPI call or has ended, "
+    mc_hang_put(msg, cap, &len, "the job hung: for %.0f s every rank has been inside an MPI call or has ended, "
         "and none made progress:", frozen_s);
     const char *sep = " ";
     for (size_t k = 0; k < n; k++) {
@@ -251,7 +248,7 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
             mc_call_text *ct = &calls[ncalls++];
             fill_call(ct, &boards[i], &b->threads[t], req, NULL);
             mc_call_site_text(ct, site, sizeof site);
-            put(msg, cap, &len, "%s%s%s in %s%s%s%s", sep, who(b, name, sizeof name),
+            mc_hang_put(msg, cap, &len, "%s%s%s in %s%s%s%s", sep, who(b, name, sizeof name),
                 which_thread(b, &b->threads[t], thread, sizeof thread), ct->call,
                 site[0] ? " (" : "", site, site[0] ? ")" : "");
             sep = ", ";
@@ -265,13 +262,13 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
         const char *how = b->state == MC_BOARD_FINALIZED ? "returned from MPI_Finalize"
                         : b->state == MC_BOARD_EXITED ? "exited without calling MPI_Finalize"
                         : "is gone (killed, or crashed)";
-        put(msg, cap, &len, "%s%s ended: it %s", sep, who(b, name, sizeof name), how);
+        mc_hang_put(msg, cap, &len, "%s%s ended: it %s", sep, who(b, name, sizeof name), how);
     }
     if (nmissing) {
-        put(msg, cap, &len, ". %s ", nmissing > 1 ? "Ranks" : "Rank");
+        mc_hang_put(msg, cap, &len, ". %s ", nmissing > 1 ? "Ranks" : "Rank");
         for (size_t m = 0; m < nmissing && m < 64; m++)
-            put(msg, cap, &len, "%s%d", m ? ", " : "", missing[m]);
-        put(msg, cap, &len, "%s never called MPI_Init (not started, computing before it, or not a "
+            mc_hang_put(msg, cap, &len, "%s%d", m ? ", " : "", missing[m]);
+        mc_hang_put(msg, cap, &len, "%s never called MPI_Init (not started, computing before it, or not a "
             "program mpicheck can follow)", nmissing > 64 ? ", ..." : "");
     }
     /* What the engine's waits said (the wait board): whom each rank waited for. */
@@ -280,21 +277,21 @@ void mc_hang_report(const char *dir, const mc_hang_board *boards, size_t n, cons
         const mc_board_page *b = boards[order[k]].page;
         if (st[order[k]] != MC_HANG_STUCK || !__atomic_load_n(&b->wait.waiting, __ATOMIC_ACQUIRE))
             continue;
-        put(msg, cap, &len, "%s%s%s waits for ", said ? "; " : ". ", said ? "" : "As the checker saw it, ",
+        mc_hang_put(msg, cap, &len, "%s%s%s waits for ", said ? "; " : ". ", said ? "" : "As the checker saw it, ",
             who(b, name, sizeof name));
         said = 1;
         const mc_board_wait *wt = &b->wait;
         if (wt->all || wt->nranks <= 0)
-            put(msg, cap, &len, "every rank of its communicator");
+            mc_hang_put(msg, cap, &len, "every rank of its communicator");
         for (int j = 0; !wt->all && j < wt->nranks && j < MC_BOARD_RANKS; j++)
-            put(msg, cap, &len, "%srank %d", j ? ", " : "", wt->ranks[j]);
+            mc_hang_put(msg, cap, &len, "%srank %d", j ? ", " : "", wt->ranks[j]);
     }
-    put(msg, cap, &len, ". Each rank's call and stack follow");
+    mc_hang_put(msg, cap, &len, ". Each rank's call and stack follow");
     qsort(ranks, nranks, sizeof *ranks, cmp_int);
 
     mc_finding f = {.cls = MC_CLASS_HANG, .severity = mc_class_default_severity(MC_CLASS_HANG),
                     .message = msg, .ranks = ranks, .nranks = nranks, .calls = calls, .ncalls = ncalls};
-    emit(dir, &f, color);
+    mc_hang_emit(dir, &f);
     msg = NULL;
     calls = NULL;
     ranks = NULL;
@@ -322,13 +319,13 @@ void mc_hang_report_lingering(const char *dir, const mc_hang_board *boards, size
     uint32_t req = ask_stacks(boards, n, lingering, 1);
     size_t len = 0, ncalls = 0, nranks = 0;
     char name[96];
-    put(msg, 4096, &len, "the job did not end: every rank returned from MPI_Finalize, but");
+    mc_hang_put(msg, 4096, &len, "the job did not end: every rank returned from MPI_Finalize, but");
     const char *sep = " ";
     for (size_t i = 0; i < n; i++) {
         const mc_board_page *b = boards[i].page;
         if (!lingering[i])
             continue;
-        put(msg, 4096, &len, "%s%s", sep, who(b, name, sizeof name));
+        mc_hang_put(msg, 4096, &len, "%s%s", sep, who(b, name, sizeof name));
         sep = ", ";
         if (b->job[0] == '\0')
             ranks[nranks++] = b->world_rank;
@@ -336,11 +333,11 @@ void mc_hang_report_lingering(const char *dir, const mc_hang_board *boards, size
             if (asked(&b->threads[t], 1))
                 fill_call(&calls[ncalls++], &boards[i], &b->threads[t], req, "after MPI_Finalize");
     }
-    put(msg, 4096, &len, " still ran %.0f s later without using the processor or reading or writing "
+    mc_hang_put(msg, 4096, &len, " still ran %.0f s later without using the processor or reading or writing "
         "anything: a thread that waits forever, or an exit handler that hangs? The stacks of its threads "
         "that called MPI follow", still_s);
     qsort(ranks, nranks, sizeof *ranks, cmp_int);
     mc_finding f = {.cls = MC_CLASS_HANG, .severity = mc_class_default_severity(MC_CLASS_HANG),
                     .message = msg, .ranks = ranks, .nranks = nranks, .calls = calls, .ncalls = ncalls};
-    emit(dir, &f, color);
+    mc_hang_emit(dir, &f);
 }

@@ -204,3 +204,27 @@ int mc_hang_frozen(const mc_hang_rank *r, size_t n, int *missing, size_t max, si
     }
     return 1;
 }
+
+size_t mc_hang_vanished(const mc_end_board *b, size_t n, char *vanished)
+{
+    size_t count = 0;
+    memset(vanished, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        if (b[i].in_abort) {
+            memset(vanished, 0, n);
+            return 0;
+        }
+        if (!b[i].known || b[i].alive)
+            continue;
+        int ended = b[i].board_state == MC_BOARD_FINALIZED || b[i].board_state == MC_BOARD_EXITED;
+        if (ended && (!b[i].exit_known || b[i].exit_status != 0)) {
+            memset(vanished, 0, n);
+            return 0;
+        }
+        if (!ended && !b[i].exit_known) {
+            vanished[i] = 1;
+            count++;
+        }
+    }
+    return count;
+}

@@ -110,4 +110,24 @@ double mc_hang_data_credit_s(uint64_t moving);
 /* 1 when every job the boards show has all its ranks' boards. */
 int mc_hang_all_known(const mc_hang_rank *ranks, size_t n);
 
+/* What one board says once the job has ended (launcher/vanished.c). */
+typedef struct {
+    int board_state;            /* MC_BOARD_* */
+    int known;                  /* the launcher can tell whether its process runs (it sees the same
+                                 * pids, and the board is not a copy from another node) */
+    int alive;
+    int in_abort;               /* a thread of it is in MPI_Abort */
+    int exit_known, exit_status;    /* what its exit handler wrote */
+} mc_end_board;
+
+/* After a failed job: the ranks that vanished (vanished[i] set; their
+ * number returned). A rank vanished when its board says it was still
+ * running (in or after MPI_Init, before the end of MPI_Finalize), its
+ * process is gone, and no exit handler of it ran: it was killed by a
+ * signal no handler of the checker saw. 0 when the end has another
+ * cause the boards show, after which MPI's launchers end the other
+ * processes: a rank called MPI_Abort, or one exited after MPI_Finalize
+ * with a failing status or with none written (killed there, or _exit). */
+size_t mc_hang_vanished(const mc_end_board *b, size_t n, char *vanished);
+
 #endif

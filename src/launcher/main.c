@@ -30,6 +30,7 @@
 #include "live.h"
 #include "run.h"
 #include "slurm.h"
+#include "vanished.h"
 #include "writers.h"
 
 
@@ -454,12 +455,15 @@ int main(int argc, char **argv)
     mc_live_start(dir, &live);
     mc_hang_watch_start(dir, mc_config_hang_timeout(&a.cfg), a.cfg.abort_on_deadlock, color, mc_run_stop_job);
     int started = mc_run_job(&cmd, &wstatus) == 0;
+    int job_code = started ? mc_status_exit_code(wstatus) : 0;
     mc_collect_finish();
     mc_hang_watch_stop();
+    /* Before the terminal report's last pass, which prints it. */
+    if (job_code != 0 && !mc_run_stopped())
+        mc_vanished_report(dir, job_code);
     mc_live_stop();
     mc_command_clear(&cmd);
     if (started) {
-        int job_code = mc_status_exit_code(wstatus);
         /* Hydra's mpiexec exits 0 after SIGINT: an interrupted job must
          * not look like a successful one. */
         if (job_code == 0 && mc_run_forwarded_signal() != 0)

@@ -78,6 +78,11 @@ int mc_run_forwarded_signal(void)
     return first_signal;
 }
 
+int mc_run_stopped(void)
+{
+    return nforwarded > 0;
+}
+
 int mc_status_exit_code(int wstatus)
 {
     if (WIFEXITED(wstatus))

@@ -19,6 +19,9 @@ void mc_run_stop_job(void);
 
 /* The first signal forwarded to the job by the last mc_run_job, or 0. */
 int mc_run_forwarded_signal(void);
+/* 1 when the launcher ended the last job itself: a signal it forwarded,
+ * or mc_run_stop_job. */
+int mc_run_stopped(void);
 
 /* Exit code for a wait status: the exit status, or 128+signal. */
 int mc_status_exit_code(int wstatus);

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #define MC_BOARD_MAGIC 0x4d43424bu      /* "MCBK" */
-#define MC_BOARD_VERSION 7
+#define MC_BOARD_VERSION 8
 #define MC_BOARD_RANKS 64               /* ranks a wait names before it says "all" */
 #define MC_BOARD_THREADS 16             /* program threads followed per process */
 #define MC_BOARD_FRAMES 32
@@ -96,6 +96,11 @@ typedef struct {
      * here, io and cpu stand for its /proc counters, state EXITED for a
      * relay that broke off (the process ended), and it has no dump signal. */
     int32_t relayed, pad1_;
+    /* The status the process gave exit() (or main returned), written by
+     * its exit handler, exit_known last (1). A process that ends by a
+     * signal, or by _exit(), never writes them: the launcher tells a rank
+     * gone with no word of its own (launcher/vanished.c) by that. */
+    int32_t exit_status, exit_known;
     uint64_t io, cpu;
     /* Bytes of one-sided operations the process started since its last
      * RMA synchronization call returned: MPI may move them inside the

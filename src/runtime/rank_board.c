@@ -230,6 +230,15 @@ void mc_board_state(int state)
         __atomic_store_n(&b->state, state, __ATOMIC_RELEASE);
 }
 
+void mc_board_exit_status(int status)
+{
+    mc_board_page *b = mc_board_page_mine();
+    if (!b)
+        return;
+    b->exit_status = status;
+    __atomic_store_n(&b->exit_known, 1, __ATOMIC_RELEASE);
+}
+
 void mc_board_app_threads(int n)
 {
     mc_board_page *b = mc_board_page_mine();

@@ -25,6 +25,8 @@ mc_board_page *mc_board_page_mine(void);
 
 /* MC_BOARD_RUNNING, MC_BOARD_FINALIZED, MC_BOARD_EXITED. */
 void mc_board_state(int state);
+/* The status the process exits with (from its exit handler). */
+void mc_board_exit_status(int status);
 /* The program's threads besides the main one (core/threads.c), and the
  * end of the calling thread (its slot is given back). */
 void mc_board_app_threads(int n);

@@ -247,6 +247,57 @@ START_TEST(local_calls_are_named)
 }
 END_TEST
 
+/* A board after the job: its rank was running, and its process is gone
+ * with no exit status written (killed by SIGKILL, say). */
+static mc_end_board gone(void)
+{
+    mc_end_board b = {.board_state = MC_BOARD_RUNNING, .known = 1};
+    return b;
+}
+
+START_TEST(vanished_ranks_are_named)
+{
+    mc_end_board b[3] = {gone(), gone(), gone()};
+    char v[3];
+    b[2].board_state = MC_BOARD_INIT;       /* killed inside MPI_Init */
+    ck_assert_uint_eq(mc_hang_vanished(b, 3, v), 3);
+    ck_assert(v[0] && v[1] && v[2]);
+    /* One still runs, one is on another node: neither is named. */
+    b[0].alive = 1;
+    b[1].known = 0;
+    ck_assert_uint_eq(mc_hang_vanished(b, 3, v), 1);
+    ck_assert(!v[0] && !v[1] && v[2]);
+    /* Its exit handler ran (the state not written yet): it said so itself. */
+    b[2].exit_known = 1;
+    ck_assert_uint_eq(mc_hang_vanished(b, 3, v), 0);
+}
+END_TEST
+
+START_TEST(explained_ends_name_nobody)
+{
+    mc_end_board b[2] = {gone(), gone()};
+    char v[2];
+    /* The program's MPI_Abort: the launcher killed the rest. */
+    b[1].in_abort = 1;
+    ck_assert_uint_eq(mc_hang_vanished(b, 2, v), 0);
+    ck_assert(!v[0] && !v[1]);
+    /* A rank that exited with a failing status after MPI_Finalize, or
+     * with none written (killed there, or _exit): MPI's launchers end the
+     * others then. */
+    b[1] = (mc_end_board){.board_state = MC_BOARD_FINALIZED, .known = 1, .exit_known = 1, .exit_status = 1};
+    ck_assert_uint_eq(mc_hang_vanished(b, 2, v), 0);
+    b[1].exit_known = 0;
+    ck_assert_uint_eq(mc_hang_vanished(b, 2, v), 0);
+    /* ... but one that exited with status 0 explains nothing. */
+    b[1].exit_known = 1;
+    b[1].exit_status = 0;
+    ck_assert_uint_eq(mc_hang_vanished(b, 2, v), 1);
+    ck_assert(v[0] && !v[1]);
+    b[1].board_state = MC_BOARD_EXITED;
+    ck_assert_uint_eq(mc_hang_vanished(b, 2, v), 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hang_rule");
@@ -265,6 +316,8 @@ static Suite *suite(void)
     tcase_add_test(tc, local_calls_are_named);
     tcase_add_test(tc, rma_sync_credit);
     tcase_add_test(tc, recv_transfer_credit);
+    tcase_add_test(tc, vanished_ranks_are_named);
+    tcase_add_test(tc, explained_ends_name_nobody);
     suite_add_tcase(s, tc);
     return s;
 }
